@@ -1,0 +1,25 @@
+import { DelveError } from "./delve-error.js";
+
+/**
+ * Thrown by `createDeepAgent` for an option whose feature has not landed yet, so that it is
+ * never silently ignored. `option` names it.
+ *
+ * @example
+ * createDeepAgent({ model, skills: ["/skills/"] }) // throws NotImplementedError, code "NOT_IMPLEMENTED"
+ */
+export class NotImplementedError extends DelveError {
+  readonly option: string;
+
+  constructor(option: string, detail = "") {
+    super(
+      "NOT_IMPLEMENTED",
+      `Option "${option}" is not implemented in this version of delve yet${detail ? `: ${detail}` : ""}. Remove it from the options.`,
+    );
+    this.name = "NotImplementedError";
+    this.option = option;
+  }
+
+  static override isInstance(value: unknown): value is NotImplementedError {
+    return DelveError.isInstance(value) && value.code === "NOT_IMPLEMENTED";
+  }
+}
