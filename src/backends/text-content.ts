@@ -74,10 +74,7 @@ export function replaceInText(
 }
 
 /** Builds an `EditResult` from `replaceInText`'s answer for backends that store text. */
-export function editResultOf(
-  path: string,
-  outcome: ReturnType<typeof replaceInText>,
-): EditResult {
+export function editResultOf(path: string, outcome: ReturnType<typeof replaceInText>): EditResult {
   if ("error" in outcome) return { error: outcome.error, occurrences: outcome.occurrences };
   return { path, occurrences: outcome.occurrences };
 }
@@ -93,6 +90,15 @@ export function grepText(
   out: GrepMatch[],
   max: number,
 ): boolean {
+  // An empty pattern matches every line (as `grep ""` does); the scan below would loop on it.
+  if (pattern.length === 0) {
+    const lines = splitLines(text);
+    for (let i = 0; i < lines.length; i++) {
+      if (out.length >= max) return false;
+      out.push({ path, line: i + 1, text: lines[i]! });
+    }
+    return true;
+  }
   let at = text.indexOf(pattern);
   if (at === -1) return true;
   let lineNo = 1;

@@ -1,0 +1,26 @@
+import type { SurfacePlan } from "../middleware/surface-plan.js";
+
+/** What `createDeepAgent` remembers about an agent, for the surface inspector. */
+export interface AgentInfo {
+  /** An agent with the same model, tools and middleware but no checkpointer, for probing. */
+  probe: () => { invoke(input: any, config?: any): Promise<any> };
+  /** Registered tool names, as in the tool node. */
+  registered: () => string[];
+  /** Where each user-supplied tool came from. */
+  sources: Map<string, "user" | "provider">;
+  /** Plans of the Delve middleware in the stack (hidden tools and their reasons). */
+  plans: SurfacePlan[];
+  warnings: string[];
+  /** The harness-profile key of the model, when known. */
+  modelKey?: string;
+}
+
+const INFO = new WeakMap<object, AgentInfo>();
+
+export function rememberAgent(agent: object, info: AgentInfo): void {
+  INFO.set(agent, info);
+}
+
+export function agentInfoOf(agent: object): AgentInfo | undefined {
+  return INFO.get(agent);
+}

@@ -1,0 +1,40 @@
+export type { AgentTool, ProviderToolDict, ToolDefinition } from "./agent/user-tools.js";
+export {
+  BUILTIN_TOOL_NAMES,
+  type CreateDeepAgentOptions,
+  createDeepAgent,
+  type DeepAgent,
+} from "./agent/create-deep-agent.js";
+export type * from "./backends/protocol.js";
+export { StateBackend } from "./backends/state.js";
+export {
+  ConfigurationError,
+  DelveError,
+  MissingProviderError,
+  NotImplementedError,
+} from "./errors/index.js";
+export {
+  FILESYSTEM_MIDDLEWARE_NAME,
+  FS_TOOL_NAMES,
+  type FilesystemMiddlewareOptions,
+  type FsToolName,
+  filesystemMiddleware,
+} from "./middleware/filesystem.js";
+export {
+  GENERAL_PURPOSE_SUBAGENT,
+  SUBAGENT_MIDDLEWARE_NAME,
+  subAgentMiddleware,
+} from "./middleware/subagents.js";
+export {
+  type ToolErrorFormatter,
+  type ToolErrorsOption,
+  toolErrorsMiddleware,
+} from "./middleware/tool-errors.js";
+export { LazyChatModel } from "./models/lazy-chat-model.js";
+export { estimateTokens } from "./surface/estimate-tokens.js";
+export {
+  type InspectSurfaceOptions,
+  inspectSurface,
+  type SurfaceReport,
+  type SurfaceTool,
+} from "./surface/inspect-surface.js";

@@ -1,0 +1,125 @@
+import { createMiddleware } from "langchain";
+import { filesStateValue } from "../backends/files-state.js";
+import type { BackendProtocol } from "../backends/protocol.js";
+import { StateBackend } from "../backends/state.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { createDeleteTool } from "../tools/delete.js";
+import { createEditFileTool } from "../tools/edit-file.js";
+import { createExecuteTool } from "../tools/execute.js";
+import { ALLOW_ALL, type FsGuard, type FsToolContext } from "../tools/fs-context.js";
+import { createGlobTool } from "../tools/glob.js";
+import { createGrepTool } from "../tools/grep.js";
+import { createLsTool } from "../tools/ls.js";
+import { createReadFileTool } from "../tools/read-file.js";
+import { createWriteFileTool } from "../tools/write-file.js";
+import { StateSchema } from "@langchain/langgraph";
+import { type HiddenTools, setSurfacePlan } from "./surface-plan.js";
+
+/** The file tools the filesystem middleware owns, in the order they are registered. */
+export const FS_TOOL_NAMES = [
+  "ls",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "delete",
+  "glob",
+  "grep",
+  "execute",
+] as const;
+
+/** The name of one file tool. */
+export type FsToolName = (typeof FS_TOOL_NAMES)[number];
+
+/** The name the filesystem middleware registers under; a user middleware with it replaces it. */
+export const FILESYSTEM_MIDDLEWARE_NAME = "FilesystemMiddleware";
+
+export interface FilesystemMiddlewareOptions {
+  /** Where files live. Default: a new `StateBackend` (files in graph state). */
+  backend?: BackendProtocol;
+  /** Whitelist of file tools to construct; unlisted tools do not exist. Must include read_file. */
+  tools?: readonly FsToolName[];
+  /** Permission checks applied by every file tool (built by `createDeepAgent` from rules). */
+  guard?: FsGuard;
+  /** Tools hidden from the model by something outside this middleware, with the reason. */
+  hiddenElsewhere?: ReadonlySet<string>;
+}
+
+const FACTORIES: Record<FsToolName, (ctx: FsToolContext) => any> = {
+  ls: createLsTool,
+  read_file: createReadFileTool,
+  write_file: createWriteFileTool,
+  edit_file: createEditFileTool,
+  delete: createDeleteTool,
+  glob: createGlobTool,
+  grep: createGrepTool,
+  execute: createExecuteTool,
+};
+
+/** Checks a whitelist: known names only, and read_file included. */
+export function validateFsToolList(tools: readonly string[]): FsToolName[] {
+  if (!Array.isArray(tools)) {
+    throw new ConfigurationError(
+      "INVALID_FS_TOOLS",
+      `tools must be an array of file tool names: ${FS_TOOL_NAMES.join(", ")}.`,
+    );
+  }
+  for (const name of tools) {
+    if (!(FS_TOOL_NAMES as readonly string[]).includes(name)) {
+      throw new ConfigurationError(
+        "UNKNOWN_FS_TOOL",
+        `Unknown file tool "${name}" in tools. Valid names: ${FS_TOOL_NAMES.join(", ")}.`,
+        { tool: name, validNames: [...FS_TOOL_NAMES] },
+      );
+    }
+  }
+  if (!tools.includes("read_file")) {
+    throw new ConfigurationError(
+      "READ_FILE_REQUIRED",
+      "read_file must be included in tools; it is required by FilesystemMiddleware",
+    );
+  }
+  return FS_TOOL_NAMES.filter((name) => tools.includes(name));
+}
+
+/**
+ * The filesystem middleware: owns `ls, read_file, write_file, edit_file, delete, glob, grep,
+ * execute` over one backend, and the `files` state channel. `tools` is a whitelist (unlisted
+ * tools are never constructed). `execute` stays registered but is hidden from the model when
+ * the backend cannot execute; `delete` is hidden when the backend cannot delete. Pass one in
+ * `createDeepAgent({ middleware })` to replace the default.
+ *
+ * @example
+ * createDeepAgent({ model, middleware: [filesystemMiddleware({ tools: ["ls", "read_file", "grep"] })] });
+ */
+export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) {
+  const backend: BackendProtocol = options.backend ?? new StateBackend();
+  const names = validateFsToolList(options.tools ?? [...FS_TOOL_NAMES]);
+  const hidden: HiddenTools = new Map();
+  if (names.includes("execute") && typeof backend.execute !== "function") {
+    hidden.set("execute", "the backend cannot execute commands");
+  }
+  if (names.includes("delete") && typeof backend.delete !== "function") {
+    hidden.set("delete", "the backend cannot delete files");
+  }
+  const invisible = new Set([...hidden.keys(), ...(options.hiddenElsewhere ?? [])]);
+  const ctx: FsToolContext = {
+    backend,
+    guard: options.guard ?? ALLOW_ALL,
+    mentions: (tool) => !invisible.has(tool) && (names as string[]).includes(tool),
+  };
+  const tools = names.map((name) => FACTORIES[name](ctx));
+  const middleware = createMiddleware({
+    name: FILESYSTEM_MIDDLEWARE_NAME,
+    stateSchema: new StateSchema({ files: filesStateValue() }),
+    tools,
+    wrapModelCall: (request, handler) => {
+      if (hidden.size === 0) return handler(request);
+      return handler({
+        ...request,
+        tools: request.tools.filter((t: any) => !hidden.has(t?.name)),
+      });
+    },
+  });
+  setSurfacePlan(middleware, { hidden, backend, mentionsOverride: options.hiddenElsewhere });
+  return middleware;
+}

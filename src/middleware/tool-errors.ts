@@ -1,0 +1,113 @@
+import type { ToolCall } from "@langchain/core/messages";
+import { ToolMessage } from "@langchain/core/messages";
+import { isGraphBubbleUp } from "@langchain/langgraph";
+import { createMiddleware, MiddlewareError, ToolInvocationError } from "langchain";
+import { ConfigurationError } from "../errors/configuration-error.js";
+
+/** Formats a caught tool error into the text the model receives. */
+export type ToolErrorFormatter = (error: unknown, toolCall: ToolCall) => string;
+
+/**
+ * How tool exceptions are handled: `true` catches all (default), `false` rethrows, a list
+ * of error classes catches only those, a function formats every caught error.
+ */
+export type ToolErrorsOption =
+  | boolean
+  | ReadonlyArray<abstract new (...args: any[]) => Error>
+  | ToolErrorFormatter;
+
+/** The name of the outermost tool-error layer. */
+export const TOOL_ERRORS_MIDDLEWARE_NAME = "ToolErrorsMiddleware";
+
+/** Checks the `toolErrors` option at construction. */
+export function validateToolErrorsOption(value: unknown): ToolErrorsOption {
+  if (value === undefined) return true;
+  if (typeof value === "boolean" || typeof value === "function") return value as ToolErrorsOption;
+  if (Array.isArray(value) && value.every((c) => typeof c === "function")) return value;
+  throw new ConfigurationError(
+    "INVALID_TOOL_ERRORS",
+    "toolErrors must be true, false, an array of error classes, or a function (error, toolCall) => string.",
+  );
+}
+
+/**
+ * The outermost tool-call layer: any exception from a tool (or an inner middleware) becomes
+ * an error tool message saying what failed and what to do, so a tool failure never ends the
+ * run. Unknown tool names and invalid arguments get the same treatment; the unknown-tool
+ * message lists only the tools the model can see. LangGraph interrupts always pass through.
+ *
+ * @example
+ * toolErrorsMiddleware({ mode: [TimeoutError], visibleTools: () => ["get_ticket", "read_file"] })
+ */
+export function toolErrorsMiddleware(options: {
+  mode?: ToolErrorsOption;
+  visibleTools: () => readonly string[];
+}) {
+  const mode = options.mode ?? true;
+  return createMiddleware({
+    name: TOOL_ERRORS_MIDDLEWARE_NAME,
+    wrapToolCall: async (request, handler) => {
+      const call = request.toolCall as ToolCall;
+      if (!request.tool) {
+        const visible = options.visibleTools().join(", ");
+        return errorResult(call, `unknown tool "${call.name}". Available tools: ${visible}.`);
+      }
+      try {
+        return await handler(request);
+      } catch (error) {
+        if (isGraphBubbleUp(error)) throw error;
+        const root = rootCause(error);
+        if (ToolInvocationError.isInstance(root)) {
+          return errorResult(call, invalidArguments(call, root));
+        }
+        if (!shouldCatch(mode, root)) throw root;
+        const text =
+          typeof mode === "function"
+            ? mode(root, call)
+            : `${call.name} failed: ${messageOf(root)}. Check the arguments and retry, or continue without this result.`;
+        return errorResult(call, text);
+      }
+    },
+  });
+}
+
+function shouldCatch(mode: ToolErrorsOption, error: unknown): boolean {
+  if (mode === true || typeof mode === "function") return true;
+  if (mode === false) return false;
+  return (mode as ReadonlyArray<abstract new (...a: any[]) => Error>).some(
+    (cls) => error instanceof cls,
+  );
+}
+
+// Middleware errors wrap the real one, once per layer: report the root.
+function rootCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 10 && MiddlewareError.isInstance(current); depth++) {
+    const cause = (current as { cause?: unknown }).cause;
+    if (cause === undefined) break;
+    current = cause;
+  }
+  return current;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+function invalidArguments(call: ToolCall, error: ToolInvocationError): string {
+  const detail = messageOf(error.toolError)
+    .replace(/^Received tool input did not match expected schema\s*/i, "")
+    .replace(/^Details:\s*/i, "")
+    .trim();
+  return `invalid arguments for ${call.name}${detail ? `: ${detail.replace(/\s+/g, " ")}` : ""}. Fix the arguments to match the tool's schema and retry.`;
+}
+
+function errorResult(call: ToolCall, text: string): ToolMessage {
+  return new ToolMessage({
+    content: `Error: ${text}`,
+    tool_call_id: call.id ?? "",
+    name: call.name,
+    status: "error",
+  });
+}

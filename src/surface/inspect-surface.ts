@@ -1,0 +1,146 @@
+import { HumanMessage } from "@langchain/core/messages";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { agentInfoOf } from "../agent/agent-info.js";
+import { BUILTIN_TOOL_NAMES } from "../agent/create-deep-agent.js";
+import { providerToolName } from "../agent/user-tools.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import { PROBE_KEY, type RecordedRequest } from "./probe.js";
+
+/** One tool as the model sees it, with what it costs on every turn. */
+export interface SurfaceTool {
+  name: string;
+  source: "builtin" | "user" | "provider" | "mcp";
+  /** For MCP tools: the server it comes from. */
+  server?: string;
+  /** name + description + JSON schema, as `convertToOpenAITool` produces them. */
+  chars: number;
+  /** Offline estimate of the same text's tokens. */
+  tokens: number;
+}
+
+/** What `inspectSurface` reports. */
+export interface SurfaceReport {
+  /** Tool names in the tool node: what can run. */
+  registered: string[];
+  /** Tool names handed to the model. */
+  visible: string[];
+  /** Registered but not handed to the model, with why. */
+  hidden: Array<{ name: string; reason: string }>;
+  tools: SurfaceTool[];
+  /** Sum of the visible tools' `chars`. */
+  totalChars: number;
+  /** Sum of the visible tools' `tokens`. */
+  totalTokens: number;
+  /** Characters of the system prompt the model receives. */
+  systemPromptChars: number;
+  /** The system prompt itself. */
+  systemPrompt: string;
+  /** The harness-profile key of the model, when it is known. */
+  modelKey?: string;
+  /** Construction warnings (e.g. a user tool shadowing a built-in). */
+  warnings: string[];
+}
+
+export interface InspectSurfaceOptions {
+  /** Runtime context to run the request path with, for agents with a `contextSchema`. */
+  context?: unknown;
+  /** Files to seed the inspection run with. */
+  files?: Record<string, string>;
+}
+
+/**
+ * Shows exactly what the model is handed, without calling a provider: it runs the agent's
+ * real model-request path (every middleware's filtering) into a recorder that stands in for
+ * the model, so it cannot disagree with a real call. Works offline, with no API key.
+ *
+ * @example
+ * const report = await inspectSurface(agent);
+ * console.log(report.visible, report.totalChars);
+ */
+export async function inspectSurface(
+  agent: object,
+  options: InspectSurfaceOptions = {},
+): Promise<SurfaceReport> {
+  const info = agentInfoOf(agent);
+  if (!info) {
+    throw new ConfigurationError(
+      "NOT_A_DEEP_AGENT",
+      "inspectSurface takes an agent built by createDeepAgent.",
+    );
+  }
+  let recorded: RecordedRequest | undefined;
+  await info.probe().invoke(
+    { messages: [new HumanMessage("(surface inspection)")], files: options.files ?? {} },
+    {
+      configurable: {
+        [PROBE_KEY]: (r: RecordedRequest) => {
+          recorded ??= r;
+        },
+        thread_id: `surface-inspection-${Date.now()}`,
+      },
+      context: options.context,
+      recursionLimit: 5,
+    } as any,
+  );
+  if (!recorded) {
+    throw new ConfigurationError(
+      "SURFACE_NOT_RECORDED",
+      "The agent finished without a model request; a middleware may have ended the run early.",
+    );
+  }
+  const registered = info.registered();
+  const tools = recorded.tools.map((t) => measureTool(t, info.sources));
+  const visible = tools.map((t) => t.name);
+  const reasons = new Map(info.plans.flatMap((p) => [...p.hidden]));
+  const hidden = registered
+    .filter((name) => !visible.includes(name))
+    .map((name) => ({ name, reason: reasons.get(name) ?? "removed from the request by a middleware" }));
+  return {
+    registered,
+    visible,
+    hidden,
+    tools,
+    totalChars: tools.reduce((sum, t) => sum + t.chars, 0),
+    totalTokens: tools.reduce((sum, t) => sum + t.tokens, 0),
+    systemPromptChars: recorded.systemPrompt.length,
+    systemPrompt: recorded.systemPrompt,
+    modelKey: info.modelKey,
+    warnings: [...info.warnings],
+  };
+}
+
+/** Measures one tool as the model receives it: name + description + JSON schema. */
+export function measureTool(
+  tool: any,
+  sources: ReadonlyMap<string, "user" | "provider"> = new Map(),
+): SurfaceTool {
+  const isRunnable = typeof tool?.invoke === "function";
+  if (!isRunnable) {
+    const text = JSON.stringify(tool);
+    return {
+      name: providerToolName(tool),
+      source: "provider",
+      chars: text.length,
+      tokens: estimateTokens(text),
+    };
+  }
+  const fn = (convertToOpenAITool(tool) as any).function;
+  const schema = JSON.stringify(fn.parameters ?? {});
+  const text = `${fn.name}${fn.description ?? ""}${schema}`;
+  const mcpServer = tool?.metadata?.mcpServer;
+  const source = mcpServer
+    ? "mcp"
+    : sources.has(tool.name)
+      ? "user"
+      : BUILTIN_TOOL_NAMES.includes(tool.name)
+        ? "builtin"
+        : "user";
+  return {
+    name: fn.name,
+    source,
+    ...(mcpServer ? { server: String(mcpServer) } : {}),
+    chars: text.length,
+    tokens: estimateTokens(text),
+  };
+}
