@@ -1,6 +1,15 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^delve\/testing$/, replacement: here("./src/testing/index.ts") },
+      { find: /^delve$/, replacement: here("./src/index.ts") },
+    ],
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 30_000,

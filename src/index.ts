@@ -38,3 +38,15 @@ export {
   type SurfaceReport,
   type SurfaceTool,
 } from "./surface/inspect-surface.js";
+export { ScriptedChatModel, type ScriptedStep, type ScriptedToolCall } from "./testing/scripted-model.js";
+export {
+  canRead,
+  decide,
+  decideDelete,
+  type FileOperation,
+  literalRuleTargets,
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionRule,
+  validatePermissions,
+} from "./permissions/index.js";

@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import {
   FILESYSTEM_MIDDLEWARE_NAME,
   FS_TOOL_NAMES,
@@ -40,6 +41,8 @@ export interface CreateDeepAgentOptions {
   middleware?: AgentMiddleware[];
   /** Where the file tools' files live. Default: `new StateBackend()` (graph state). */
   backend?: BackendProtocol;
+  /** Path rules for the file tools (first match wins; allow / deny). Kept when FilesystemMiddleware is replaced. */
+  permissions?: PermissionRule[];
   /** Structured output, as `createAgent`'s `responseFormat`. */
   responseFormat?: any;
   /** Extra state, as `createAgent`'s `stateSchema`. */
@@ -62,7 +65,6 @@ export interface CreateDeepAgentOptions {
   subagents?: never;
   skills?: never;
   memory?: never;
-  permissions?: never;
   interruptOn?: never;
   cache?: never;
   profile?: never;
@@ -112,9 +114,14 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   const errorsLayer =
     replacement(TOOL_ERRORS_MIDDLEWARE_NAME) ??
     toolErrorsMiddleware({ mode: toolErrors, visibleTools: () => visibleNames });
+  const rules = validatePermissions(options.permissions ?? []);
   const filesystem = withoutTools(
-    replacement(FILESYSTEM_MIDDLEWARE_NAME) ??
-      filesystemMiddleware(options.backend ? { backend: options.backend } : {}),
+    withPermissions(
+      replacement(FILESYSTEM_MIDDLEWARE_NAME) ??
+        filesystemMiddleware({ backend: options.backend, permissions: rules }),
+      rules,
+      Boolean(replacement(FILESYSTEM_MIDDLEWARE_NAME)),
+    ),
     shadowed,
   );
   if (options.backend && replacement(FILESYSTEM_MIDDLEWARE_NAME)) {
@@ -234,6 +241,19 @@ function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<str
     Object.defineProperty(copy, Symbol.for("delve.surfacePlan"), { value: plan });
   }
   return copy;
+}
+
+// A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them).
+function withPermissions(middleware: any, rules: readonly PermissionRule[], replaced: boolean) {
+  if (!replaced || rules.length === 0) return middleware;
+  const plan = surfacePlanOf(middleware);
+  if (!plan?.rebuild) {
+    throw new ConfigurationError(
+      "UNENFORCEABLE_PERMISSIONS",
+      "permissions cannot be applied to the FilesystemMiddleware passed in middleware: it was not built by filesystemMiddleware(). Build it with filesystemMiddleware({ permissions }) instead.",
+    );
+  }
+  return plan.rebuild(rules);
 }
 
 function registeredToolNames(agent: any): string[] {

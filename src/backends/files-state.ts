@@ -40,7 +40,7 @@ export function reduceFiles(
  */
 export function filesStateValue() {
   return new ReducedValue(z.record(z.string(), fileDataSchema).default(() => ({})), {
-    inputSchema: z.record(z.string(), z.union([fileDataSchema, z.string(), z.null()])),
+    inputSchema: z.record(z.string(), z.union([fileDataSchema, z.string(), z.null()])).optional(),
     reducer: reduceFiles as any,
   });
 }

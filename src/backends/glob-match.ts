@@ -23,7 +23,11 @@ export function compileGlob(pattern: string, options: GlobMatchOptions = {}): Re
 }
 
 /** True when `path` (no leading "/") matches `pattern`. */
-export function globMatches(pattern: string, path: string, options: GlobMatchOptions = {}): boolean {
+export function globMatches(
+  pattern: string,
+  path: string,
+  options: GlobMatchOptions = {},
+): boolean {
   return compileGlob(pattern, options).test(path);
 }
 
@@ -93,7 +97,8 @@ function matchingBrace(text: string, open: number): number {
   return -1;
 }
 
-function splitTopLevel(text: string, separator: string): string[] {
+/** Splits `text` on `separator` outside `{...}` groups ("a/{b/c,d}" is ["a", "{b/c,d}"]). */
+export function splitTopLevel(text: string, separator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;

@@ -49,8 +49,8 @@ export function looksBinary(bytes: Uint8Array): boolean {
   }
 }
 
-// A cut at 8 KB may split a multi-byte character; ignore a trailing partial sequence.
-function trimPartialUtf8(bytes: Uint8Array): number {
+/** The length of `bytes` without a trailing partial UTF-8 sequence (a cut may split one). */
+export function trimPartialUtf8(bytes: Uint8Array): number {
   let end = bytes.length;
   for (let back = 1; back <= 3 && end - back >= 0; back++) {
     const b = bytes[end - back]!;

@@ -6,13 +6,15 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { createDeleteTool } from "../tools/delete.js";
 import { createEditFileTool } from "../tools/edit-file.js";
 import { createExecuteTool } from "../tools/execute.js";
-import { ALLOW_ALL, type FsGuard, type FsToolContext } from "../tools/fs-context.js";
+import { ALLOW_ALL, type FsToolContext } from "../tools/fs-context.js";
 import { createGlobTool } from "../tools/glob.js";
 import { createGrepTool } from "../tools/grep.js";
 import { createLsTool } from "../tools/ls.js";
 import { createReadFileTool } from "../tools/read-file.js";
 import { createWriteFileTool } from "../tools/write-file.js";
 import { StateSchema } from "@langchain/langgraph";
+import { type PermissionRule, validatePermissions } from "../permissions/index.js";
+import { confineExecution, guardFromRules, refuseInterruptRules } from "./permission-guard.js";
 import { type HiddenTools, setSurfacePlan } from "./surface-plan.js";
 
 /** The file tools the filesystem middleware owns, in the order they are registered. */
@@ -38,9 +40,12 @@ export interface FilesystemMiddlewareOptions {
   backend?: BackendProtocol;
   /** Whitelist of file tools to construct; unlisted tools do not exist. Must include read_file. */
   tools?: readonly FsToolName[];
-  /** Permission checks applied by every file tool (built by `createDeepAgent` from rules). */
-  guard?: FsGuard;
-  /** Tools hidden from the model by something outside this middleware, with the reason. */
+  /**
+   * Path rules checked before every file tool call, in order; the first rule matching both
+   * operation and path wins, no match allows. See `PermissionRule`.
+   */
+  permissions?: readonly PermissionRule[];
+  /** Tools hidden from the model by something outside this middleware. */
   hiddenElsewhere?: ReadonlySet<string>;
 }
 
@@ -92,7 +97,9 @@ export function validateFsToolList(tools: readonly string[]): FsToolName[] {
  * createDeepAgent({ model, middleware: [filesystemMiddleware({ tools: ["ls", "read_file", "grep"] })] });
  */
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) {
-  const backend: BackendProtocol = options.backend ?? new StateBackend();
+  const rules = validatePermissions(options.permissions ?? []);
+  refuseInterruptRules(rules);
+  const backend = confineExecution(options.backend ?? new StateBackend(), rules);
   const names = validateFsToolList(options.tools ?? [...FS_TOOL_NAMES]);
   const hidden: HiddenTools = new Map();
   if (names.includes("execute") && typeof backend.execute !== "function") {
@@ -104,7 +111,7 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
   const invisible = new Set([...hidden.keys(), ...(options.hiddenElsewhere ?? [])]);
   const ctx: FsToolContext = {
     backend,
-    guard: options.guard ?? ALLOW_ALL,
+    guard: rules.length ? guardFromRules(rules) : ALLOW_ALL,
     mentions: (tool) => !invisible.has(tool) && (names as string[]).includes(tool),
   };
   const tools = names.map((name) => FACTORIES[name](ctx));
@@ -120,6 +127,11 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
       });
     },
   });
-  setSurfacePlan(middleware, { hidden, backend, mentionsOverride: options.hiddenElsewhere });
+  setSurfacePlan(middleware, {
+    hidden,
+    backend,
+    rebuild: (extraRules) =>
+      filesystemMiddleware({ ...options, permissions: [...extraRules, ...rules] }),
+  });
   return middleware;
 }

@@ -1,4 +1,5 @@
 import type { BackendProtocol } from "../backends/protocol.js";
+import type { PermissionRule } from "../permissions/index.js";
 
 /** Tool name -> why it is registered but not shown to the model. */
 export type HiddenTools = Map<string, string>;
@@ -7,7 +8,8 @@ export type HiddenTools = Map<string, string>;
 export interface SurfacePlan {
   hidden: HiddenTools;
   backend?: BackendProtocol;
-  mentionsOverride?: ReadonlySet<string>;
+  /** Builds the same middleware with more permission rules checked first. */
+  rebuild?: (extraRules: readonly PermissionRule[]) => object;
 }
 
 const PLAN = Symbol.for("delve.surfacePlan");

@@ -32,7 +32,7 @@ export class LazyChatModel extends BaseChatModel {
   }
 
   _llmType(): string {
-    return `lazy:${this.spec.provider}`;
+    return `lazy:${this.spec?.provider ?? "unresolved"}`;
   }
 
   /** Imports the provider package and builds the real model, once. */

@@ -30,9 +30,9 @@ export type ScriptedStep =
 export class ScriptedChatModel extends BaseChatModel {
   readonly steps: ScriptedStep[];
   /** Per call: the messages and the names of the tools bound. */
-  readonly calls: Array<{ messages: BaseMessage[]; tools: string[] }> = [];
+  readonly calls: Array<{ messages: BaseMessage[]; tools: string[]; boundTools: unknown[] }> = [];
   private next = 0;
-  private boundTools: string[] = [];
+  private boundTools: unknown[] = [];
   private counter = 0;
 
   constructor(steps: ScriptedStep[]) {
@@ -46,7 +46,7 @@ export class ScriptedChatModel extends BaseChatModel {
 
   override bindTools(tools: any[]): any {
     const bound = Object.create(this) as ScriptedChatModel;
-    bound.boundTools = tools.map((t) => t?.name ?? t?.function?.name ?? t?.type ?? "?");
+    bound.boundTools = [...tools];
     return bound;
   }
 
@@ -63,7 +63,11 @@ export class ScriptedChatModel extends BaseChatModel {
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const root = this.root();
-    root.calls.push({ messages: [...messages], tools: this.boundTools });
+    root.calls.push({
+      messages: [...messages],
+      tools: this.boundTools.map((t: any) => t?.name ?? t?.function?.name ?? t?.type ?? "?"),
+      boundTools: this.boundTools,
+    });
     const step = root.steps[root.next++];
     if (step === undefined) {
       throw new Error(`ScriptedChatModel: no step ${root.next} (the script has ${root.steps.length}).`);

@@ -46,27 +46,63 @@ export function formatTextPage(path: string, page: ReadResult, offset: number): 
   if (total === 0) return `${path} is empty.`;
   const first = page.startLine ?? offset + 1;
   let shown = lines.length;
-  let rows = numberLines(lines, first);
-  let body = rows.join("\n");
+  let body = numberLines(lines, first).join("\n");
+  let cut = "";
   if (body.length > MAX_READ_OUTPUT_CHARS) {
-    // Keep whole source lines only: drop lines from the end until the page fits.
-    let size = 0;
-    let keep = 0;
-    const perLine = lines.map((l) => numberLines([l], 0).join("\n").length + 1);
-    while (keep < lines.length && size + perLine[keep]! <= MAX_READ_OUTPUT_CHARS) {
-      size += perLine[keep]!;
-      keep++;
+    shown = wholeLinesThatFit(lines, first);
+    if (shown > 0) {
+      body = numberLines(lines.slice(0, shown), first).join("\n");
+      cut = " (page cut to fit the output limit)";
+    } else {
+      // The first line alone is over the cap: show its leading rows and say the rest is cut,
+      // never a silent mid-row slice.
+      shown = 1;
+      const line = lines[0]!;
+      const rows = leadingRowsThatFit(line, first);
+      body = rows.join("\n");
+      const lastMark = rows[rows.length - 1]!.trimStart().split(" ", 1)[0];
+      cut = `; line ${first} has ${line.length} characters and is cut after row ${lastMark} by the output limit`;
     }
-    shown = Math.max(keep, 1);
-    rows = numberLines(lines.slice(0, shown), first);
-    body = rows.join("\n").slice(0, MAX_READ_OUTPUT_CHARS);
   }
   const last = first + shown - 1;
   if (last < total) {
-    const cut = shown < lines.length ? " (page cut to fit the output limit)" : "";
     return `${body}\n\n[Lines ${first}-${last} of ${total}${cut}. More remain: read from offset ${last}.]`;
   }
+  if (cut) return `${body}\n\n[Lines ${first}-${last} of ${total}${cut}.]`;
   return body;
+}
+
+// How many whole lines of the page render within the cap (0 when the first line alone does not).
+function wholeLinesThatFit(lines: string[], first: number): number {
+  // Estimate with each line's own width, then shrink: the page's shared width can only be wider.
+  let size = 0;
+  let keep = 0;
+  while (keep < lines.length) {
+    const cost = numberLines([lines[keep]!], first + keep).join("\n").length + 1;
+    if (size + cost - 1 > MAX_READ_OUTPUT_CHARS) break;
+    size += cost;
+    keep++;
+  }
+  while (
+    keep > 0 &&
+    numberLines(lines.slice(0, keep), first).join("\n").length > MAX_READ_OUTPUT_CHARS
+  ) {
+    keep--;
+  }
+  return keep;
+}
+
+// The leading rows (N, N.1, ...) of one over-long line that render within the cap.
+function leadingRowsThatFit(line: string, lineNo: number): string[] {
+  const render = (rows: number) => numberLines([line.slice(0, rows * MAX_ROW_CHARS)], lineNo);
+  let rows = 1;
+  while (
+    rows * MAX_ROW_CHARS < line.length &&
+    render(rows + 1).join("\n").length <= MAX_READ_OUTPUT_CHARS
+  ) {
+    rows++;
+  }
+  return render(rows);
 }
 
 /** Builds the `read_file` tool. */

@@ -1,0 +1,131 @@
+/**
+ * Path normalisation for permissions: rule paths are checked strictly at construction;
+ * paths being decided are normalised leniently (never refused) and, when they carry
+ * characters a backend or the OS might reinterpret, expanded into every reading so the
+ * most restrictive one wins.
+ */
+
+/** The wildcard characters of the glob dialect in src/backends/glob-match.ts. */
+export const GLOB_CHARS = /[*?[\]{}]/;
+
+/** A normalised rule path, or why it is refused. */
+export type RulePathCheck = { ok: true; path: string } | { ok: false; reason: string };
+
+/**
+ * Normalises a rule path: duplicate, trailing and "." segments go; it must be absolute and
+ * may not contain "..", control characters, backslashes, or "/" inside a `{...}` group.
+ *
+ * @example
+ * normalizeRulePath("/secrets//./**") // { ok: true, path: "/secrets/**" }
+ */
+export function normalizeRulePath(input: unknown): RulePathCheck {
+  if (typeof input !== "string") return { ok: false, reason: "a rule path must be a string" };
+  if (input.length === 0) return { ok: false, reason: "a rule path must not be empty" };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(input)) {
+    return { ok: false, reason: `rule path ${JSON.stringify(input)} contains a control character` };
+  }
+  if (input.includes("\\")) {
+    // Virtual paths never contain "\" and the glob dialect has no escapes: such a rule
+    // could never match, which would be a silent hole.
+    return { ok: false, reason: `rule path ${JSON.stringify(input)} contains a backslash` };
+  }
+  if (!input.startsWith("/")) {
+    return {
+      ok: false,
+      reason: `rule path ${JSON.stringify(input)} must be absolute (start with "/")`,
+    };
+  }
+  if (braceGroupHasSlash(input)) {
+    return {
+      ok: false,
+      reason: `rule path ${JSON.stringify(input)} has "/" inside {...}; list the alternatives as separate paths`,
+    };
+  }
+  const segments: string[] = [];
+  for (const segment of input.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      return { ok: false, reason: `rule path ${JSON.stringify(input)} must not contain ".."` };
+    }
+    segments.push(segment);
+  }
+  return { ok: true, path: `/${segments.join("/")}` };
+}
+
+/**
+ * Lexical normalisation of a path being decided: relative paths start at "/", empty and "."
+ * segments go, ".." climbs one level and stops at the root. Never throws.
+ *
+ * @example
+ * normalizeForMatch("x/../../secrets//.env") // "/secrets/.env"
+ */
+export function normalizeForMatch(path: string): string {
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+// Characters that some layer (C strings, Windows, URL decoding, Unicode folding) may turn
+// into a separator, a dot, or the end of the path.
+const SUSPICIOUS = /[\0\\%\u0080-\uffff]/;
+const SLASH_LOOKALIKES = /[\u2215\u2044\u29f8\uff0f]/g;
+const DOT_LOOKALIKES = /[\u2024\ufe52\uff0e\u3002]/g;
+const MAX_READINGS = 32;
+
+const REINTERPRETATIONS: ((path: string) => string)[] = [
+  (p) => (p.includes("\0") ? p.slice(0, p.indexOf("\0")) : p),
+  (p) => p.replaceAll("\\", "/"),
+  (p) =>
+    p.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    ),
+  (p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  },
+  (p) => p.normalize("NFKC").replace(SLASH_LOOKALIKES, "/").replace(DOT_LOOKALIKES, "."),
+];
+
+/**
+ * Every normalised reading of `path`, the plain lexical one first. The tools refuse NUL,
+ * backslashes, percent-encodings and look-alike characters before any backend sees them;
+ * this is defence in depth for callers that do not, so `/secrets%2F.env` or
+ * `/secrets\.env` is judged as `/secrets/.env` too.
+ *
+ * @example
+ * pathReadings("/a\\..\\secrets/x") // ["/a\\..\\secrets/x", "/secrets/x"]
+ */
+export function pathReadings(path: string): string[] {
+  const first = normalizeForMatch(path);
+  if (!SUSPICIOUS.test(path)) return [first];
+  const seen = new Set([path]);
+  const queue = [path];
+  for (let i = 0; i < queue.length && seen.size < MAX_READINGS; i++) {
+    for (const reinterpret of REINTERPRETATIONS) {
+      const next = reinterpret(queue[i]!);
+      if (!seen.has(next) && seen.size < MAX_READINGS) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return [...new Set(queue.map(normalizeForMatch))];
+}
+
+function braceGroupHasSlash(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if (c === "{") depth++;
+    else if (c === "}") depth = Math.max(0, depth - 1);
+    else if (c === "/" && depth > 0) return true;
+  }
+  return false;
+}

@@ -1,0 +1,82 @@
+import { ConfigurationError } from "../errors/index.js";
+import { normalizeRulePath } from "./normalize.js";
+import type { FileOperation, PermissionMode, PermissionRule } from "./types.js";
+
+const OPERATIONS: readonly FileOperation[] = ["read", "write"];
+const MODES: readonly PermissionMode[] = ["allow", "deny", "interrupt"];
+const KEYS = ["operations", "paths", "mode"];
+
+/**
+ * Checks permission rules at construction time and returns frozen, normalised copies
+ * (rule paths lose duplicate, trailing and "." segments). Throws a `ConfigurationError`
+ * with code `INVALID_PERMISSION` naming `permissions[index]` and the problem: not an array,
+ * not an object, an unknown key, an empty or unknown operation, empty paths, a relative
+ * path, "..", a backslash, or a missing or unknown mode (there is no default mode).
+ *
+ * @example
+ * validatePermissions([{ operations: ["write"], paths: ["/policies//"], mode: "deny" }])
+ * // [{ operations: ["write"], paths: ["/policies"], mode: "deny" }]
+ */
+export function validatePermissions(rules: unknown): PermissionRule[] {
+  if (!Array.isArray(rules)) {
+    throw new ConfigurationError(
+      "INVALID_PERMISSION",
+      `Invalid permissions: expected an array of rules, got ${describe(rules)}.`,
+      { problem: "not an array" },
+    );
+  }
+  return rules.map((rule, index) => validateRule(rule, index));
+}
+
+/** Checks one rule (see `validatePermissions`); `index` names it in the error. */
+export function validateRule(rule: unknown, index: number): PermissionRule {
+  const fail = (problem: string, value?: unknown): never => {
+    throw new ConfigurationError(
+      "INVALID_PERMISSION",
+      `Invalid permission rule permissions[${index}]: ${problem}.`,
+      { index, problem, value },
+    );
+  };
+  if (typeof rule !== "object" || rule === null || Array.isArray(rule)) {
+    return fail(`expected { operations, paths, mode }, got ${describe(rule)}`, rule);
+  }
+  const record = rule as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!KEYS.includes(key)) fail(`unknown key "${key}" (expected operations, paths, mode)`, key);
+  }
+
+  const { operations, paths, mode } = record;
+  if (!Array.isArray(operations) || operations.length === 0) {
+    fail('operations must be a non-empty array of "read" and/or "write"', operations);
+  }
+  for (const operation of operations as unknown[]) {
+    if (!OPERATIONS.includes(operation as FileOperation)) {
+      fail(`unknown operation ${describe(operation)} (expected "read" or "write")`, operation);
+    }
+  }
+  if (!Array.isArray(paths) || paths.length === 0) {
+    fail("paths must be a non-empty array of absolute paths", paths);
+  }
+  const normalised: string[] = [];
+  for (const path of paths as unknown[]) {
+    const checked = normalizeRulePath(path);
+    if (!checked.ok) return fail(checked.reason, path);
+    if (!normalised.includes(checked.path)) normalised.push(checked.path);
+  }
+  if (mode === undefined) fail('mode is required ("allow", "deny" or "interrupt")');
+  if (!MODES.includes(mode as PermissionMode)) {
+    fail(`unknown mode ${describe(mode)} (expected "allow", "deny" or "interrupt")`, mode);
+  }
+  return Object.freeze({
+    operations: Object.freeze([...new Set(operations as FileOperation[])]),
+    paths: Object.freeze(normalised),
+    mode: mode as PermissionMode,
+  });
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : String(value);
+}

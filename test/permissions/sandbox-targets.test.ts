@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { literalRuleTargets, validatePermissions } from "../../src/permissions/index.js";
+
+describe("literalRuleTargets", () => {
+  it("literal rules map to hide/readOnly; wildcard rules are unenforceable", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([
+        { operations: ["read"], paths: ["/secrets/**"], mode: "deny" },
+        { operations: ["write"], paths: ["/policies", "/contracts/"], mode: "deny" },
+        { operations: ["read", "write"], paths: ["/keys"], mode: "deny" },
+        { operations: ["write"], paths: ["/docs/*.md"], mode: "deny" },
+      ]),
+    );
+    expect(targets.hide).toEqual(["/secrets", "/keys"]);
+    expect(targets.readOnly).toEqual(["/policies", "/contracts", "/keys"]);
+    expect(targets.unenforceable).toEqual([
+      {
+        index: 3,
+        path: "/docs/*.md",
+        reason: "the sandbox enforces literal paths by mounts; /docs/*.md cannot be mounted",
+      },
+    ]);
+  });
+
+  it("a wildcard before a trailing /** is still a wildcard", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([{ operations: ["read"], paths: ["/*/private/**"], mode: "deny" }]),
+    );
+    expect(targets.hide).toEqual([]);
+    expect(targets.unenforceable.map((u) => u.path)).toEqual(["/*/private/**"]);
+  });
+
+  it("interrupt rules are unenforceable for shell commands", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([{ operations: ["write"], paths: ["/contracts"], mode: "interrupt" }]),
+    );
+    expect(targets.readOnly).toEqual([]);
+    expect(targets.unenforceable).toHaveLength(1);
+    expect(targets.unenforceable[0]!.reason).toMatch(/needs a human decision/);
+  });
+
+  it("an allow that carves an exception out of a later deny is unenforceable", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([
+        { operations: ["read"], paths: ["/secrets/public/**"], mode: "allow" },
+        { operations: ["read"], paths: ["/secrets/**"], mode: "deny" },
+      ]),
+    );
+    expect(targets.unenforceable).toEqual([
+      {
+        index: 0,
+        path: "/secrets/public/**",
+        reason:
+          "an allow that carves an exception out of permissions[1] (deny read /secrets/**) cannot be enforced by mounts",
+      },
+    ]);
+  });
+
+  it("allows that do not overlap a later deny, or follow it, are harmless", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([
+        { operations: ["read"], paths: ["/notes/**"], mode: "allow" },
+        { operations: ["write"], paths: ["/secrets/public"], mode: "allow" },
+        { operations: ["read"], paths: ["/secrets"], mode: "deny" },
+        { operations: ["read"], paths: ["/secrets/public"], mode: "allow" },
+      ]),
+    );
+    expect(targets).toEqual({ hide: ["/secrets"], readOnly: [], unenforceable: [] });
+  });
+
+  it("a deny wholly shadowed by an earlier allow yields no mount", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([
+        { operations: ["write"], paths: ["/work/**"], mode: "allow" },
+        { operations: ["write"], paths: ["/work/out"], mode: "deny" },
+      ]),
+    );
+    expect(targets).toEqual({ hide: [], readOnly: [], unenforceable: [] });
+  });
+
+  it("no rules need nothing", () => {
+    expect(literalRuleTargets([])).toEqual({ hide: [], readOnly: [], unenforceable: [] });
+  });
+});
