@@ -1,10 +1,10 @@
-export type { AgentTool, ProviderToolDict, ToolDefinition } from "./agent/user-tools.js";
 export {
   BUILTIN_TOOL_NAMES,
   type CreateDeepAgentOptions,
   createDeepAgent,
   type DeepAgent,
 } from "./agent/create-deep-agent.js";
+export type { AgentTool, ProviderToolDict, ToolDefinition } from "./agent/user-tools.js";
 export type * from "./backends/protocol.js";
 export { StateBackend } from "./backends/state.js";
 export {
@@ -15,8 +15,8 @@ export {
 } from "./errors/index.js";
 export {
   FILESYSTEM_MIDDLEWARE_NAME,
-  FS_TOOL_NAMES,
   type FilesystemMiddlewareOptions,
+  FS_TOOL_NAMES,
   type FsToolName,
   filesystemMiddleware,
 } from "./middleware/filesystem.js";
@@ -31,14 +31,6 @@ export {
   toolErrorsMiddleware,
 } from "./middleware/tool-errors.js";
 export { LazyChatModel } from "./models/lazy-chat-model.js";
-export { estimateTokens } from "./surface/estimate-tokens.js";
-export {
-  type InspectSurfaceOptions,
-  inspectSurface,
-  type SurfaceReport,
-  type SurfaceTool,
-} from "./surface/inspect-surface.js";
-export { ScriptedChatModel, type ScriptedStep, type ScriptedToolCall } from "./testing/scripted-model.js";
 export {
   canRead,
   decide,
@@ -50,3 +42,15 @@ export {
   type PermissionRule,
   validatePermissions,
 } from "./permissions/index.js";
+export { estimateTokens } from "./surface/estimate-tokens.js";
+export {
+  type InspectSurfaceOptions,
+  inspectSurface,
+  type SurfaceReport,
+  type SurfaceTool,
+} from "./surface/inspect-surface.js";
+export {
+  ScriptedChatModel,
+  type ScriptedStep,
+  type ScriptedToolCall,
+} from "./testing/scripted-model.js";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { TICKETS } from "./tickets.js";
 import { formatTrace, runTicketDemo } from "./demo.js";
+import { TICKETS } from "./tickets.js";
 
 it("the offline demo looks up two tickets, writes brief.md from the results and reads it back", async () => {
   const { messages, files, surface } = await runTicketDemo();

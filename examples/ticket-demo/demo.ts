@@ -42,7 +42,9 @@ export async function runTicketDemo() {
   });
   const surface = await inspectSurface(agent);
   const result = await agent.invoke({
-    messages: [{ role: "user", content: "Look up T-1001 and T-1003 and write a brief to brief.md." }],
+    messages: [
+      { role: "user", content: "Look up T-1001 and T-1003 and write a brief to brief.md." },
+    ],
   });
   return { messages: result.messages as BaseMessage[], files: result.files, surface };
 }
@@ -53,7 +55,8 @@ export function formatTrace(messages: BaseMessage[]): string {
     .map((m: any) => {
       const type = m.getType();
       if (type === "human") return `user   > ${m.text}`;
-      if (type === "tool") return `tool   < ${m.name}${m.status === "error" ? " (error)" : ""}: ${m.text.replace(/\n/g, "\\n")}`;
+      if (type === "tool")
+        return `tool   < ${m.name}${m.status === "error" ? " (error)" : ""}: ${m.text.replace(/\n/g, "\\n")}`;
       const calls = (m.tool_calls ?? []).map((c: any) => `${c.name}(${JSON.stringify(c.args)})`);
       return `model  > ${[m.text, ...calls].filter(Boolean).join(" | ")}`;
     })

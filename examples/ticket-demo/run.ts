@@ -14,6 +14,10 @@ console.log(`registered (${surface.registered.length}): ${surface.registered.joi
 console.log(`visible    (${surface.visible.length}): ${surface.visible.join(", ")}`);
 for (const h of surface.hidden) console.log(`hidden: ${h.name} (${h.reason})`);
 for (const t of surface.tools) {
-  console.log(`  ${t.name.padEnd(12)} ${t.source.padEnd(8)} ${String(t.chars).padStart(5)} chars  ~${t.tokens} tokens`);
+  console.log(
+    `  ${t.name.padEnd(12)} ${t.source.padEnd(8)} ${String(t.chars).padStart(5)} chars  ~${t.tokens} tokens`,
+  );
 }
-console.log(`total: ${surface.totalChars} chars, ~${surface.totalTokens} tokens; system prompt ${surface.systemPromptChars} chars`);
+console.log(
+  `total: ${surface.totalChars} chars, ~${surface.totalTokens} tokens; system prompt ${surface.systemPromptChars} chars`,
+);

@@ -5,7 +5,11 @@ import { z } from "zod";
 export const TICKETS: Record<string, { status: string; category: string; summary: string }> = {
   "T-1001": { status: "processing", category: "logistics", summary: "express delayed two days" },
   "T-1002": { status: "resolved", category: "billing", summary: "duplicate charge refunded" },
-  "T-1003": { status: "unassigned", category: "inquiry", summary: "how is the warranty period calculated" },
+  "T-1003": {
+    status: "unassigned",
+    category: "inquiry",
+    summary: "how is the warranty period calculated",
+  },
 };
 
 /** `get_ticket`: one verb, a constrained id, structured results and a hint on failure. */
@@ -21,6 +25,11 @@ export const getTicket = tool(
     name: "get_ticket",
     description:
       "Look up one support ticket by id: status, category, summary. Read-only. For several ids, call it once per id in parallel.",
-    schema: z.object({ ticket_id: z.string().regex(/^T-\d{4}$/).describe("e.g. T-1001") }),
+    schema: z.object({
+      ticket_id: z
+        .string()
+        .regex(/^T-\d{4}$/)
+        .describe("e.g. T-1001"),
+    }),
   },
 );

@@ -4,7 +4,6 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import {
   FILESYSTEM_MIDDLEWARE_NAME,
   FS_TOOL_NAMES,
@@ -19,6 +18,7 @@ import {
   validateToolErrorsOption,
 } from "../middleware/tool-errors.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
+import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import { SURFACE_PROBE_NAME, surfaceProbeMiddleware } from "../surface/probe.js";
 import { TASK_TOOL_NAME } from "../tools/task.js";
 import { rememberAgent } from "./agent-info.js";
@@ -136,7 +136,13 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
       subAgentMiddleware({ model, tools: toolValues, middleware: subagentContext }),
     shadowed,
   );
-  const middleware = [errorsLayer, filesystem, subagents, ...extraMiddleware, surfaceProbeMiddleware()];
+  const middleware = [
+    errorsLayer,
+    filesystem,
+    subagents,
+    ...extraMiddleware,
+    surfaceProbeMiddleware(),
+  ];
 
   const params = {
     model,

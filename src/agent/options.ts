@@ -69,7 +69,10 @@ export function nearestOption(key: string): string {
 /** Refuses unknown keys (naming the nearest valid one) and options that have not landed. */
 export function checkOptionKeys(options: object): void {
   if (typeof options !== "object" || options === null) {
-    throw new ConfigurationError("INVALID_OPTIONS", "createDeepAgent takes an options object: { model, tools, ... }.");
+    throw new ConfigurationError(
+      "INVALID_OPTIONS",
+      "createDeepAgent takes an options object: { model, tools, ... }.",
+    );
   }
   for (const key of Object.keys(options)) {
     if (!(KNOWN_OPTIONS as readonly string[]).includes(key)) {
@@ -81,6 +84,7 @@ export function checkOptionKeys(options: object): void {
       );
     }
     const value = (options as Record<string, unknown>)[key];
-    if (key in NOT_LANDED && value !== undefined) throw new NotImplementedError(key, NOT_LANDED[key]);
+    if (key in NOT_LANDED && value !== undefined)
+      throw new NotImplementedError(key, NOT_LANDED[key]);
   }
 }

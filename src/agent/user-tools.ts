@@ -24,7 +24,10 @@ export interface ToolDefinition<Args = any> {
 export type ProviderToolDict = Record<string, unknown>;
 
 /** Anything `createDeepAgent({ tools })` accepts, mixable in one list. */
-export type AgentTool = ToolDefinition | ProviderToolDict | { name: string; invoke: Function };
+export type AgentTool =
+  | ToolDefinition
+  | ProviderToolDict
+  | { name: string; invoke: (...args: any[]) => unknown };
 
 /** A user tool after normalisation, with where it came from. */
 export interface NormalizedTool {
@@ -75,9 +78,12 @@ function normalizeOne(entry: unknown, index: number): NormalizedTool {
     if (typeof value.name !== "string" || !NAME_RULE.test(value.name)) {
       fail(`needs a name of 1-64 letters, digits, _ or - (got ${JSON.stringify(value.name)}).`);
     }
-    if (typeof value.func !== "function") fail(`("${value.name}") needs func: the function to run.`);
+    if (typeof value.func !== "function")
+      fail(`("${value.name}") needs func: the function to run.`);
     if (typeof value.description !== "string" || !value.description.trim()) {
-      fail(`("${value.name}") needs a description: the model reads it to decide when to call the tool.`);
+      fail(
+        `("${value.name}") needs a description: the model reads it to decide when to call the tool.`,
+      );
     }
     if (typeof value.schema !== "object" || value.schema === null) {
       fail(`("${value.name}") needs schema: a zod object or a JSON schema of its arguments.`);

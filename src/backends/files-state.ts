@@ -39,8 +39,11 @@ export function reduceFiles(
  * calls (separate tasks) can each write files in one step without conflicting.
  */
 export function filesStateValue() {
-  return new ReducedValue(z.record(z.string(), fileDataSchema).default(() => ({})), {
-    inputSchema: z.record(z.string(), z.union([fileDataSchema, z.string(), z.null()])).optional(),
-    reducer: reduceFiles as any,
-  });
+  return new ReducedValue(
+    z.record(z.string(), fileDataSchema).default(() => ({})),
+    {
+      inputSchema: z.record(z.string(), z.union([fileDataSchema, z.string(), z.null()])).optional(),
+      reducer: reduceFiles as any,
+    },
+  );
 }

@@ -6,7 +6,9 @@
 /** Why a path was refused, or the normalised path. */
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
-// Characters that render like "/" or "." in some fonts and decoders: refuse them outright.
+// Characters that render like "/" or "." in some fonts and decoders, and control characters:
+// refuse them outright.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const LOOKALIKES = /[\u2215\u2044\u29F8\uFF0F\u3002\uFF0E\u2024\uFE52\u0000-\u001f\u007f]/;
 
 /**
@@ -26,7 +28,8 @@ export function checkVirtualPath(input: string): PathCheck {
   if (/%[0-9a-fA-F]{2}/.test(input)) {
     return { ok: false, reason: "percent-encoded characters are not allowed in paths" };
   }
-  if (input.startsWith("~")) return { ok: false, reason: "home-directory paths (~) are not allowed" };
+  if (input.startsWith("~"))
+    return { ok: false, reason: "home-directory paths (~) are not allowed" };
   if (/^[a-zA-Z]:/.test(input)) return { ok: false, reason: "drive-letter paths are not allowed" };
   const segments: string[] = [];
   for (const segment of input.split("/")) {

@@ -23,7 +23,9 @@ function version(): string {
 async function surface(args: string[]): Promise<number> {
   const file = args.find((a) => !a.startsWith("--"));
   if (!file) {
-    console.error("delve surface: name the module that exports your agent, e.g. delve surface ./agent.js");
+    console.error(
+      "delve surface: name the module that exports your agent, e.g. delve surface ./agent.js",
+    );
     return 2;
   }
   const exportIndex = args.indexOf("--export");
@@ -44,9 +46,13 @@ async function surface(args: string[]): Promise<number> {
   console.log(`visible    (${report.visible.length}): ${report.visible.join(", ")}`);
   for (const h of report.hidden) console.log(`hidden: ${h.name}: ${h.reason}`);
   for (const t of report.tools) {
-    console.log(`  ${t.name.padEnd(20)} ${t.source.padEnd(9)} ${String(t.chars).padStart(6)} chars ~${t.tokens} tokens`);
+    console.log(
+      `  ${t.name.padEnd(20)} ${t.source.padEnd(9)} ${String(t.chars).padStart(6)} chars ~${t.tokens} tokens`,
+    );
   }
-  console.log(`total ${report.totalChars} chars, ~${report.totalTokens} tokens; system prompt ${report.systemPromptChars} chars`);
+  console.log(
+    `total ${report.totalChars} chars, ~${report.totalTokens} tokens; system prompt ${report.systemPromptChars} chars`,
+  );
   for (const w of report.warnings) console.log(`warning: ${w}`);
   return 0;
 }

@@ -1,8 +1,10 @@
+import { StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { filesStateValue } from "../backends/files-state.js";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { StateBackend } from "../backends/state.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import { createDeleteTool } from "../tools/delete.js";
 import { createEditFileTool } from "../tools/edit-file.js";
 import { createExecuteTool } from "../tools/execute.js";
@@ -12,8 +14,6 @@ import { createGrepTool } from "../tools/grep.js";
 import { createLsTool } from "../tools/ls.js";
 import { createReadFileTool } from "../tools/read-file.js";
 import { createWriteFileTool } from "../tools/write-file.js";
-import { StateSchema } from "@langchain/langgraph";
-import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import { confineExecution, guardFromRules, refuseInterruptRules } from "./permission-guard.js";
 import { type HiddenTools, setSurfacePlan } from "./surface-plan.js";
 

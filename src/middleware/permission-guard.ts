@@ -29,7 +29,9 @@ export function guardFromRules(rules: readonly PermissionRule[]): FsGuard {
   }
   const check = (operation: "read" | "write", path: string) => {
     const decision = decide(rules, operation, path);
-    return decision.mode === "allow" ? undefined : permissionDeniedMessage(operation, path, decision);
+    return decision.mode === "allow"
+      ? undefined
+      : permissionDeniedMessage(operation, path, decision);
   };
   return {
     read: (path) => check("read", path),

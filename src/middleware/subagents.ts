@@ -11,8 +11,7 @@ export const GENERAL_PURPOSE_SUBAGENT = "general-purpose";
 export const GENERAL_PURPOSE_PROMPT =
   "You are a subagent. Complete the task below with your tools. Your final message is the only thing the caller sees: make it a complete, concise answer with the facts, file paths and results it needs.";
 
-const GENERAL_PURPOSE_DESCRIPTION =
-  "any multi-step task; same tools as you, fresh context.";
+const GENERAL_PURPOSE_DESCRIPTION = "any multi-step task; same tools as you, fresh context.";
 
 export interface SubAgentMiddlewareOptions {
   /** The parent's model, run by the general-purpose subagent. */

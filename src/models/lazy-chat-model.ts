@@ -3,7 +3,7 @@ import {
   BaseChatModel,
   type BaseChatModelCallOptions,
 } from "@langchain/core/language_models/chat_models";
-import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import type { AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { initChatModel } from "langchain/chat_models/universal";
 import { MissingProviderError } from "../errors/missing-provider-error.js";
@@ -71,7 +71,9 @@ export class LazyChatModel extends BaseChatModel {
   ): Promise<ChatResult> {
     const { model, rest } = await this.bound(options);
     const message = await model.invoke(messages, rest);
-    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
+    return {
+      generations: [{ text: typeof message.content === "string" ? message.content : "", message }],
+    };
   }
 
   override async *_streamResponseChunks(

@@ -70,9 +70,9 @@ export async function inspectSurface(
     );
   }
   let recorded: RecordedRequest | undefined;
-  await info.probe().invoke(
-    { messages: [new HumanMessage("(surface inspection)")], files: options.files ?? {} },
-    {
+  await info
+    .probe()
+    .invoke({ messages: [new HumanMessage("(surface inspection)")], files: options.files ?? {} }, {
       configurable: {
         [PROBE_KEY]: (r: RecordedRequest) => {
           recorded ??= r;
@@ -81,8 +81,7 @@ export async function inspectSurface(
       },
       context: options.context,
       recursionLimit: 5,
-    } as any,
-  );
+    } as any);
   if (!recorded) {
     throw new ConfigurationError(
       "SURFACE_NOT_RECORDED",
@@ -95,7 +94,10 @@ export async function inspectSurface(
   const reasons = new Map(info.plans.flatMap((p) => [...p.hidden]));
   const hidden = registered
     .filter((name) => !visible.includes(name))
-    .map((name) => ({ name, reason: reasons.get(name) ?? "removed from the request by a middleware" }));
+    .map((name) => ({
+      name,
+      reason: reasons.get(name) ?? "removed from the request by a middleware",
+    }));
   return {
     registered,
     visible,

@@ -70,7 +70,9 @@ export class ScriptedChatModel extends BaseChatModel {
     });
     const step = root.steps[root.next++];
     if (step === undefined) {
-      throw new Error(`ScriptedChatModel: no step ${root.next} (the script has ${root.steps.length}).`);
+      throw new Error(
+        `ScriptedChatModel: no step ${root.next} (the script has ${root.steps.length}).`,
+      );
     }
     const reply = typeof step === "function" ? step(messages) : step;
     const { text = "", toolCalls = [] } = typeof reply === "string" ? { text: reply } : reply;

@@ -24,7 +24,8 @@ export function createDeleteTool(ctx: FsToolContext) {
       const checked = pathOrError(file_path);
       if ("error" in checked) return fail(checked.error);
       const path = checked.path;
-      if (path === "/") return fail("refusing to delete the root directory. Name a file or directory.");
+      if (path === "/")
+        return fail("refusing to delete the root directory. Name a file or directory.");
       const denied = ctx.guard.delete(path);
       if (denied) return fail(denied);
       if (!ctx.backend.delete) return fail("this file system does not support deletion.");

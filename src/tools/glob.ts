@@ -1,7 +1,12 @@
 import { DEFAULT_GLOB_MAX_RESULTS } from "../backends/file-query.js";
 import { defineTool } from "./define-tool.js";
 import type { FsToolContext } from "./fs-context.js";
-import { describeBackendError, errorMessage, pathOrError } from "./tool-output.js";
+import {
+  describeBackendError,
+  errorMessage,
+  missingRootError,
+  pathOrError,
+} from "./tool-output.js";
 
 export const GLOB_TOOL_NAME = "glob";
 
@@ -39,7 +44,10 @@ export function createGlobTool(ctx: FsToolContext) {
         );
       }
       const files = ctx.guard.visibleInfos(result.files ?? []);
-      if (files.length === 0) return "No files found";
+      if (files.length === 0) {
+        const missing = await missingRootError(ctx, checked.path);
+        return missing ? errorMessage(config, GLOB_TOOL_NAME, missing) : "No files found";
+      }
       const list = files.map((f) => f.path).join("\n");
       if (!result.truncated) return list;
       return `${list}\n\n[Stopped at ${files.length} paths: the list is incomplete. Narrow the pattern or path.]`;

@@ -2,7 +2,12 @@ import { DEFAULT_GREP_MAX_COUNT } from "../backends/file-query.js";
 import type { GrepMatch } from "../backends/protocol.js";
 import { defineTool } from "./define-tool.js";
 import type { FsToolContext } from "./fs-context.js";
-import { describeBackendError, errorMessage, pathOrError } from "./tool-output.js";
+import {
+  describeBackendError,
+  errorMessage,
+  missingRootError,
+  pathOrError,
+} from "./tool-output.js";
 
 export const GREP_TOOL_NAME = "grep";
 export const GREP_OUTPUT_MODES = ["files_with_matches", "content", "count"] as const;
@@ -26,46 +31,51 @@ const REGEX_LOOK = /\\[dwsb]|\.\*|\.\+|[[\]^$|]|\(\?/;
 
 /** Builds the `grep` tool. */
 export function createGrepTool(ctx: FsToolContext) {
-  return defineTool<{ pattern: string; path?: string; glob?: string; output_mode?: GrepOutputMode }>(
-    {
-      name: GREP_TOOL_NAME,
-      description: grepDescription(),
-      schema: {
-        type: "object",
-        properties: {
-          pattern: { type: "string", minLength: 1 },
-          path: { type: "string" },
-          glob: { type: "string" },
-          output_mode: { type: "string", enum: [...GREP_OUTPUT_MODES] },
-        },
-        required: ["pattern"],
+  return defineTool<{
+    pattern: string;
+    path?: string;
+    glob?: string;
+    output_mode?: GrepOutputMode;
+  }>({
+    name: GREP_TOOL_NAME,
+    description: grepDescription(),
+    schema: {
+      type: "object",
+      properties: {
+        pattern: { type: "string", minLength: 1 },
+        path: { type: "string" },
+        glob: { type: "string" },
+        output_mode: { type: "string", enum: [...GREP_OUTPUT_MODES] },
       },
-      run: async ({ pattern, path: raw, glob, output_mode = "files_with_matches" }, config) => {
-        const checked = pathOrError(raw ?? "/");
-        if ("error" in checked) return errorMessage(config, GREP_TOOL_NAME, checked.error);
-        const result = await ctx.backend.grep(pattern, {
-          path: checked.path,
-          glob,
-          maxCount: DEFAULT_GREP_MAX_COUNT,
-        });
-        if (result.error) {
-          return errorMessage(
-            config,
-            GREP_TOOL_NAME,
-            describeBackendError(result.error, checked.path, ctx.mentions),
-          );
-        }
-        const matches = ctx.guard.visibleMatches(result.matches ?? []);
-        if (matches.length === 0) {
-          const hint = REGEX_LOOK.test(pattern)
-            ? " The pattern is matched literally, not as a regex: search a plain substring."
-            : "";
-          return `No matches found.${hint}`;
-        }
-        const body = formatGrep(matches, output_mode);
-        if (!result.truncated) return body;
-        return `${body}\n\n[Stopped at ${matches.length} matches: the result is incomplete. Narrow path or glob, or search a more specific string.]`;
-      },
+      required: ["pattern"],
     },
-  );
+    run: async ({ pattern, path: raw, glob, output_mode = "files_with_matches" }, config) => {
+      const checked = pathOrError(raw ?? "/");
+      if ("error" in checked) return errorMessage(config, GREP_TOOL_NAME, checked.error);
+      const result = await ctx.backend.grep(pattern, {
+        path: checked.path,
+        glob,
+        maxCount: DEFAULT_GREP_MAX_COUNT,
+      });
+      if (result.error) {
+        return errorMessage(
+          config,
+          GREP_TOOL_NAME,
+          describeBackendError(result.error, checked.path, ctx.mentions),
+        );
+      }
+      const matches = ctx.guard.visibleMatches(result.matches ?? []);
+      if (matches.length === 0) {
+        const missing = await missingRootError(ctx, checked.path);
+        if (missing) return errorMessage(config, GREP_TOOL_NAME, missing);
+        const hint = REGEX_LOOK.test(pattern)
+          ? " The pattern is matched literally, not as a regex: search a plain substring."
+          : "";
+        return `No matches found.${hint}`;
+      }
+      const body = formatGrep(matches, output_mode);
+      if (!result.truncated) return body;
+      return `${body}\n\n[Stopped at ${matches.length} matches: the result is incomplete. Narrow path or glob, or search a more specific string.]`;
+    },
+  });
 }

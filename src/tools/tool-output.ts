@@ -1,6 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
-import type { BackendError } from "../backends/protocol.js";
 import { checkVirtualPath } from "../backends/paths.js";
+import type { BackendError } from "../backends/protocol.js";
+import type { FsToolContext } from "./fs-context.js";
 
 /** The id of the tool call being answered, from the config LangChain hands a tool. */
 export function toolCallIdOf(config: unknown): string {
@@ -59,4 +60,22 @@ export function pathOrError(path: unknown): { path: string } | { error: string }
     };
   }
   return { path: checked.path };
+}
+
+/**
+ * The error text when a search root (`grep`/`glob` path) does not exist, else undefined.
+ * Backends answer an empty result for a missing root; without this a typo in the path would
+ * read as "nothing matches". Called only on empty results, so a hit costs nothing.
+ */
+export async function missingRootError(
+  ctx: Pick<FsToolContext, "backend" | "mentions">,
+  path: string,
+): Promise<string | undefined> {
+  if (path === "/") return undefined;
+  const listing = await ctx.backend.ls(path);
+  if (listing.error?.code !== "not_found") return undefined;
+  // Some backends may not tell a file from a missing directory in ls: a file root exists.
+  const file = await ctx.backend.read(path, { limit: 1 });
+  if (file.error?.code !== "not_found") return undefined;
+  return describeBackendError(listing.error, path, ctx.mentions);
 }

@@ -34,14 +34,21 @@ async function runCalls(calls: ScriptedToolCall[], options: Record<string, unkno
 
 describe("path permissions on the file tools", () => {
   it("a deny of /secrets/** blocks reading /secrets/.env", async () => {
-    const { results } = await runCalls([{ name: "read_file", args: { file_path: "/secrets/.env" } }]);
+    const { results } = await runCalls([
+      { name: "read_file", args: { file_path: "/secrets/.env" } },
+    ]);
     expect(results[0]!.status).toBe("error");
     expect(results[0]!.content).toMatch(/Permission denied: read of \/secrets\/.env/);
     expect(results[0]!.content).not.toContain("sk-live");
   });
 
   it("non-normalised spellings hit the rule too", async () => {
-    const spellings = ["secrets/.env", "/secrets//.env", "/./secrets/.env", "//secrets/db/password.txt"];
+    const spellings = [
+      "secrets/.env",
+      "/secrets//.env",
+      "/./secrets/.env",
+      "//secrets/db/password.txt",
+    ];
     const { results } = await runCalls(
       spellings.map((p) => ({ name: "read_file", args: { file_path: p } })),
     );
@@ -58,8 +65,14 @@ describe("path permissions on the file tools", () => {
 
   it("writes to a denied path do nothing", async () => {
     const { results, files } = await runCalls([
-      { name: "write_file", args: { file_path: "/policies/refunds.md", content: "Refunds never." } },
-      { name: "edit_file", args: { file_path: "/policies/refunds.md", old_string: "30", new_string: "3" } },
+      {
+        name: "write_file",
+        args: { file_path: "/policies/refunds.md", content: "Refunds never." },
+      },
+      {
+        name: "edit_file",
+        args: { file_path: "/policies/refunds.md", old_string: "30", new_string: "3" },
+      },
       { name: "write_file", args: { file_path: "/secrets/new.txt", content: "x" } },
       { name: "write_file", args: { file_path: "/notes/ok.md", content: "allowed" } },
     ]);

@@ -3,7 +3,11 @@ import { z } from "zod";
 
 export const TICKETS: Record<string, { status: string; category: string; summary: string }> = {
   "T-1001": { status: "processing", category: "logistics", summary: "express delayed two days" },
-  "T-1003": { status: "unassigned", category: "inquiry", summary: "how is the warranty period calculated" },
+  "T-1003": {
+    status: "unassigned",
+    category: "inquiry",
+    summary: "how is the warranty period calculated",
+  },
 };
 
 /** The seed's business tool: look up one ticket by id. */
