@@ -54,3 +54,31 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
 } from "./testing/scripted-model.js";
+export {
+  type GeneralPurposeSubagentConfig,
+  getHarnessProfile,
+  type HarnessProfile,
+  registerHarnessProfile,
+  resetHarnessProfiles,
+  unregisterHarnessProfile,
+} from "./profiles/index.js";
+export type { CompiledSubAgent, SubAgent } from "./agent/subagent-specs.js";
+export {
+  StoreBackend,
+  type StoreBackendContext,
+  type StoreBackendOptions,
+  type StoreBackendUser,
+} from "./backends/store.js";
+export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/in-memory.js";
+export {
+  CompositeBackend,
+  type CompositeBackendOptions,
+  type PartialError,
+  type PartialErrors,
+} from "./backends/composite.js";
+export {
+  type BackendAccess,
+  type BackendOperation,
+  BackendWrapper,
+  type GuardedCall,
+} from "./backends/backend-wrapper.js";

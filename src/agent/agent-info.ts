@@ -11,8 +11,11 @@ export interface AgentInfo {
   /** Plans of the Delve middleware in the stack (hidden tools and their reasons). */
   plans: SurfacePlan[];
   warnings: string[];
-  /** The harness-profile key of the model, when known. */
+  /** The harness-profile key of the model, when known, and how it was found. */
   modelKey?: string;
+  modelKeySource?: string;
+  /** The profile keys that applied, in merge order ("agent" = the profile option). */
+  profilesApplied?: string[];
 }
 
 const INFO = new WeakMap<object, AgentInfo>();

@@ -4,30 +4,26 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import {
-  FILESYSTEM_MIDDLEWARE_NAME,
-  FS_TOOL_NAMES,
-  filesystemMiddleware,
-} from "../middleware/filesystem.js";
-import { SUBAGENT_MIDDLEWARE_NAME, subAgentMiddleware } from "../middleware/subagents.js";
-import { type SurfacePlan, surfacePlanOf } from "../middleware/surface-plan.js";
-import {
-  TOOL_ERRORS_MIDDLEWARE_NAME,
-  type ToolErrorsOption,
-  toolErrorsMiddleware,
-  validateToolErrorsOption,
-} from "../middleware/tool-errors.js";
+import { surfacePlanOf, type SurfacePlan } from "../middleware/surface-plan.js";
+import { type ToolErrorsOption, validateToolErrorsOption } from "../middleware/tool-errors.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
-import { SURFACE_PROBE_NAME, surfaceProbeMiddleware } from "../surface/probe.js";
-import { TASK_TOOL_NAME } from "../tools/task.js";
+import { type HarnessProfile, profileKeyOf, resolveProfile } from "../profiles/index.js";
+import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { rememberAgent } from "./agent-info.js";
+import {
+  BUILTIN_TOOL_NAMES,
+  buildStack,
+  composeSystemPrompt,
+  registeredToolNames,
+  visibleToolNames,
+} from "./assemble.js";
 import { debugMiddleware } from "./debug.js";
 import { checkOptionKeys } from "./options.js";
+import type { CompiledSubAgent, SubAgent } from "./subagent-specs.js";
 import { type AgentTool, type NormalizedTool, normalizeTools } from "./user-tools.js";
 
-/** Built-in tool names a user tool can shadow. */
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...FS_TOOL_NAMES, TASK_TOOL_NAME];
+export { BUILTIN_TOOL_NAMES };
 
 /** Options of `createDeepAgent`. Unknown keys are refused; see the README for each one. */
 export interface CreateDeepAgentOptions {
@@ -39,10 +35,18 @@ export interface CreateDeepAgentOptions {
   systemPrompt?: string | SystemMessage;
   /** Extra middleware; one named like a default (e.g. FilesystemMiddleware) replaces it. */
   middleware?: AgentMiddleware[];
+  /** Subagents `task` can delegate to, besides the general-purpose one. */
+  subagents?: Array<SubAgent | CompiledSubAgent>;
+  /** How deep subagents may nest (a subagent listing subagents is level 2). Default 1. */
+  maxSubagentDepth?: number;
   /** Where the file tools' files live. Default: `new StateBackend()` (graph state). */
   backend?: BackendProtocol;
   /** Path rules for the file tools (first match wins; allow / deny). Kept when FilesystemMiddleware is replaced. */
   permissions?: PermissionRule[];
+  /** A harness profile for this agent only, merged last; the registry is untouched. */
+  profile?: HarnessProfile;
+  /** The harness-profile key of the model, when the model instance does not reveal it. */
+  profileKey?: string;
   /** Structured output, as `createAgent`'s `responseFormat`. */
   responseFormat?: any;
   /** Extra state, as `createAgent`'s `stateSchema`. */
@@ -62,13 +66,10 @@ export interface CreateDeepAgentOptions {
   /** A user tool named like a built-in replaces it; this says whether to warn (default), error or stay silent. */
   onToolNameConflict?: "warn" | "error" | "ignore";
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
-  subagents?: never;
   skills?: never;
   memory?: never;
   interruptOn?: never;
   cache?: never;
-  profile?: never;
-  profileKey?: never;
 }
 
 /** The compiled agent `createDeepAgent` returns: LangChain's agent (invoke, stream, graph). */
@@ -76,9 +77,11 @@ export type DeepAgent = ReturnType<typeof createAgent>;
 
 /**
  * Builds a deep agent on LangChain's `createAgent`: the file tools over a backend, a
- * `task` tool with a general-purpose subagent, an outermost tool-error layer, your tools and
- * middleware. The stack, outermost first: ToolErrorsMiddleware, FilesystemMiddleware,
- * SubAgentMiddleware, your middleware, then an inert recorder used by `inspectSurface`.
+ * `task` tool with a general-purpose subagent (and yours), an outermost tool-error layer,
+ * harness profiles, your tools and middleware. The stack, outermost first:
+ * ToolErrorsMiddleware, FilesystemMiddleware, SubAgentMiddleware, your middleware, the
+ * profile's extra middleware, ToolExclusionMiddleware, and an inert recorder used by
+ * `inspectSurface`.
  *
  * @example
  * const agent = createDeepAgent({ model: "anthropic:claude-sonnet-4-6", tools: [getTicket] });
@@ -95,60 +98,53 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
       `onToolNameConflict must be "warn", "error" or "ignore" (got ${JSON.stringify(conflict)}).`,
     );
   }
+  const maxDepth = options.maxSubagentDepth ?? 1;
+  if (!Number.isInteger(maxDepth) || maxDepth < 0) {
+    throw new ConfigurationError("INVALID_OPTION", "maxSubagentDepth must be a whole number >= 0.");
+  }
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
-  const shadowed = shadowedBuiltins(userTools, conflict, warnings);
-
+  checkToolNames(userTools, conflict, warnings);
   const userMiddleware = [...(options.middleware ?? [])] as any[];
   checkMiddlewareList(userMiddleware);
-  const replacement = (name: string) => userMiddleware.find((m) => m.name === name);
-  const extraMiddleware = userMiddleware.filter(
-    (m) =>
-      ![TOOL_ERRORS_MIDDLEWARE_NAME, FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME].includes(
-        m.name,
-      ),
-  );
-  if (options.debug) extraMiddleware.unshift(debugMiddleware());
+  if (options.backend && userMiddleware.some((m) => m.name === "FilesystemMiddleware")) {
+    warnings.push("backend is ignored: the FilesystemMiddleware passed in middleware brings its own backend.");
+  }
 
-  let visibleNames: string[] = [];
-  const errorsLayer =
-    replacement(TOOL_ERRORS_MIDDLEWARE_NAME) ??
-    toolErrorsMiddleware({ mode: toolErrors, visibleTools: () => visibleNames });
-  const rules = validatePermissions(options.permissions ?? []);
-  const filesystem = withoutTools(
-    withPermissions(
-      replacement(FILESYSTEM_MIDDLEWARE_NAME) ??
-        filesystemMiddleware({ backend: options.backend, permissions: rules }),
-      rules,
-      Boolean(replacement(FILESYSTEM_MIDDLEWARE_NAME)),
-    ),
-    shadowed,
-  );
-  if (options.backend && replacement(FILESYSTEM_MIDDLEWARE_NAME)) {
-    warnings.push(
-      "backend is ignored: the FilesystemMiddleware passed in middleware brings its own backend.",
+  const key = profileKeyOf(model, options.profileKey);
+  const profile = resolveProfile(key.key, options.profile);
+  const stack = buildStack({
+    model,
+    tools: userTools,
+    userMiddleware,
+    backend: options.backend,
+    rules: validatePermissions(options.permissions ?? []),
+    toolErrors,
+    profile,
+    subagents: options.subagents,
+    generalPurpose: maxDepth >= 1,
+    depth: 0,
+    maxDepth,
+    strictExclusions: Boolean(options.profile?.excludedMiddleware?.length),
+    path: "",
+    resolveModel: (m) => {
+      const resolved = resolveModel(m);
+      return { model: resolved, profile: resolveProfile(profileKeyOf(resolved).key, options.profile) };
+    },
+    extraMiddleware: options.debug ? [debugMiddleware()] : [],
+  });
+  if (!maxDepth && options.subagents?.length) {
+    throw new ConfigurationError(
+      "SUBAGENT_DEPTH",
+      "subagents were given but maxSubagentDepth is 0. Raise it to 1 or remove them.",
     );
   }
-  const toolValues = userTools.map((t) => t.value);
-  const subagentContext = [errorsLayer, filesystem, ...extraMiddleware];
-  const subagents = withoutTools(
-    replacement(SUBAGENT_MIDDLEWARE_NAME) ??
-      subAgentMiddleware({ model, tools: toolValues, middleware: subagentContext }),
-    shadowed,
-  );
-  const middleware = [
-    errorsLayer,
-    filesystem,
-    subagents,
-    ...extraMiddleware,
-    surfaceProbeMiddleware(),
-  ];
 
   const params = {
     model,
-    tools: toolValues,
-    systemPrompt: options.systemPrompt,
-    middleware,
+    tools: stack.tools,
+    systemPrompt: composeSystemPrompt(options.systemPrompt, profile),
+    middleware: stack.middleware,
     responseFormat: options.responseFormat,
     stateSchema: options.stateSchema,
     contextSchema: options.contextSchema,
@@ -156,22 +152,24 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     name: options.name,
   } as any;
   const agent = createAgent({ ...params, checkpointer: options.checkpointer }) as DeepAgent;
+  stack.setVisible(visibleToolNames(agent, stack.middleware));
 
-  const plans = middleware.map(surfacePlanOf).filter((p): p is SurfacePlan => p !== undefined);
-  const registered = () => registeredToolNames(agent);
-  const hidden = new Set(plans.flatMap((p) => [...p.hidden.keys()]));
-  visibleNames = registered().filter((name) => !hidden.has(name));
+  const plans = stack.middleware
+    .map(surfacePlanOf)
+    .filter((p): p is SurfacePlan => p !== undefined);
   let probe: any;
   rememberAgent(agent, {
     probe: () => {
       probe ??= options.checkpointer ? createAgent(params) : agent;
       return probe;
     },
-    registered,
+    registered: () => registeredToolNames(agent),
     sources: new Map(userTools.map((t) => [t.name, t.source])),
     plans,
     warnings,
-    modelKey: model instanceof LazyChatModel ? model.spec.key : undefined,
+    modelKey: key.key,
+    modelKeySource: key.source,
+    profilesApplied: profile.applied,
   });
   for (const warning of warnings) console.warn(`[delve] ${warning}`);
   return agent;
@@ -188,11 +186,11 @@ function resolveModel(model: unknown): any {
   );
 }
 
-function shadowedBuiltins(
+function checkToolNames(
   tools: NormalizedTool[],
   conflict: "warn" | "error" | "ignore",
   warnings: string[],
-): Set<string> {
+): void {
   const seen = new Map<string, number>();
   tools.forEach((t, index) => {
     const first = seen.get(t.name);
@@ -205,8 +203,7 @@ function shadowedBuiltins(
     }
     seen.set(t.name, index);
   });
-  const shadowed = new Set(tools.map((t) => t.name).filter((n) => BUILTIN_TOOL_NAMES.includes(n)));
-  for (const name of shadowed) {
+  for (const name of tools.map((t) => t.name).filter((n) => BUILTIN_TOOL_NAMES.includes(n))) {
     const message = `Your tool "${name}" replaces the built-in ${name}: the model sees and runs yours.`;
     if (conflict === "error") {
       throw new ConfigurationError(
@@ -217,7 +214,6 @@ function shadowedBuiltins(
     }
     if (conflict === "warn") warnings.push(message);
   }
-  return shadowed;
 }
 
 function checkMiddlewareList(list: any[]): void {
@@ -236,34 +232,4 @@ function checkMiddlewareList(list: any[]): void {
       );
     }
   });
-}
-
-// A middleware whose built-in tools a user tool replaces: same middleware, minus those tools.
-function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<string>): M {
-  if (!middleware.tools?.some((t: any) => names.has(t.name))) return middleware;
-  const copy = { ...middleware, tools: middleware.tools.filter((t: any) => !names.has(t.name)) };
-  const plan = surfacePlanOf(middleware);
-  if (plan) {
-    Object.defineProperty(copy, Symbol.for("delve.surfacePlan"), { value: plan });
-  }
-  return copy;
-}
-
-// A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them).
-function withPermissions(middleware: any, rules: readonly PermissionRule[], replaced: boolean) {
-  if (!replaced || rules.length === 0) return middleware;
-  const plan = surfacePlanOf(middleware);
-  if (!plan?.rebuild) {
-    throw new ConfigurationError(
-      "UNENFORCEABLE_PERMISSIONS",
-      "permissions cannot be applied to the FilesystemMiddleware passed in middleware: it was not built by filesystemMiddleware(). Build it with filesystemMiddleware({ permissions }) instead.",
-    );
-  }
-  return plan.rebuild(rules);
-}
-
-function registeredToolNames(agent: any): string[] {
-  const node = agent?.graph?.nodes?.tools;
-  const tools: any[] = node?.bound?.tools ?? [];
-  return tools.map((t) => t.name);
 }

@@ -25,17 +25,15 @@ export const KNOWN_OPTIONS = [
   "onToolNameConflict",
   "profile",
   "profileKey",
+  "maxSubagentDepth",
 ] as const;
 
 /** Options whose feature has not landed: passing one throws NOT_IMPLEMENTED. */
 const NOT_LANDED: Record<string, string> = {
-  subagents: "custom subagents come with the subagents issue; the general-purpose subagent is on",
   skills: "skills come with the context-management issue",
   memory: "memory files come with the context-management issue",
   interruptOn: "human approval comes with the approval issue",
   cache: "node caching is not supported yet",
-  profile: "harness profiles come with the profiles issue",
-  profileKey: "harness profiles come with the profiles issue",
 };
 
 function editDistance(a: string, b: string): number {

@@ -45,8 +45,10 @@ export interface FilesystemMiddlewareOptions {
    * operation and path wins, no match allows. See `PermissionRule`.
    */
   permissions?: readonly PermissionRule[];
-  /** Tools hidden from the model by something outside this middleware. */
+  /** Tools hidden from the model by something outside this middleware (never mentioned). */
   hiddenElsewhere?: ReadonlySet<string>;
+  /** Tool name -> description replacing the built-in one (a harness profile's overrides). */
+  descriptions?: Readonly<Record<string, string>>;
 }
 
 const FACTORIES: Record<FsToolName, (ctx: FsToolContext) => any> = {
@@ -114,7 +116,12 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
     guard: rules.length ? guardFromRules(rules) : ALLOW_ALL,
     mentions: (tool) => !invisible.has(tool) && (names as string[]).includes(tool),
   };
-  const tools = names.map((name) => FACTORIES[name](ctx));
+  const tools = names.map((name) => {
+    const built = FACTORIES[name](ctx);
+    const override = options.descriptions?.[name];
+    if (override) built.description = override;
+    return built;
+  });
   const middleware = createMiddleware({
     name: FILESYSTEM_MIDDLEWARE_NAME,
     stateSchema: new StateSchema({ files: filesStateValue() }),
@@ -130,8 +137,13 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
   setSurfacePlan(middleware, {
     hidden,
     backend,
-    rebuild: (extraRules) =>
-      filesystemMiddleware({ ...options, permissions: [...extraRules, ...rules] }),
+    rebuild: (extra) =>
+      filesystemMiddleware({
+        ...options,
+        permissions: [...(extra.permissions ?? []), ...rules],
+        hiddenElsewhere: new Set([...(options.hiddenElsewhere ?? []), ...(extra.hiddenElsewhere ?? [])]),
+        descriptions: { ...extra.descriptions, ...options.descriptions },
+      }),
   });
   return middleware;
 }

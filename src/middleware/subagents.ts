@@ -1,5 +1,12 @@
-import { createAgent, createMiddleware } from "langchain";
-import { createTaskTool, type TaskSubagent } from "../tools/task.js";
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import {
+  createTaskTool,
+  TASK_WRITES_KEY,
+  type TaskFileWrite,
+  type TaskSubagent,
+} from "../tools/task.js";
 
 /** The name the subagent middleware registers under. */
 export const SUBAGENT_MIDDLEWARE_NAME = "SubAgentMiddleware";
@@ -7,45 +14,83 @@ export const SUBAGENT_MIDDLEWARE_NAME = "SubAgentMiddleware";
 /** The always-available subagent that runs with the parent's model and tools. */
 export const GENERAL_PURPOSE_SUBAGENT = "general-purpose";
 
-/** What the general-purpose subagent is told. */
+/** What the general-purpose subagent is told by default. */
 export const GENERAL_PURPOSE_PROMPT =
   "You are a subagent. Complete the task below with your tools. Your final message is the only thing the caller sees: make it a complete, concise answer with the facts, file paths and results it needs.";
 
-const GENERAL_PURPOSE_DESCRIPTION = "any multi-step task; same tools as you, fresh context.";
+/** How the general-purpose subagent is described to the model by default. */
+export const GENERAL_PURPOSE_DESCRIPTION = "any multi-step task; same tools as you, fresh context.";
 
-export interface SubAgentMiddlewareOptions {
-  /** The parent's model, run by the general-purpose subagent. */
-  model: any;
-  /** The parent's user tools (the general-purpose subagent gets them too). */
-  tools: readonly any[];
-  /** The parent's middleware without the subagent middleware (file tools, errors, user's). */
-  middleware: readonly any[];
+const SEEN_KEY = "delveTaskWritesSeen";
+const NOTICE_KEY = "delveTaskConflicts";
+
+const writeSchema = z.object({
+  path: z.string(),
+  subagent: z.string(),
+  callId: z.string(),
+  base: z.string(),
+});
+
+/** Finds files that two `task` calls changed from the same starting revision. */
+export function findConflicts(writes: readonly TaskFileWrite[]): string[] {
+  const byFile = new Map<string, TaskFileWrite[]>();
+  for (const w of writes) {
+    const key = `${w.path}\0${w.base}`;
+    byFile.set(key, [...(byFile.get(key) ?? []), w]);
+  }
+  const notices: string[] = [];
+  for (const group of byFile.values()) {
+    const calls = [...new Map(group.map((w) => [w.callId, w])).values()];
+    if (calls.length < 2) continue;
+    const who = calls.map((w) => `"${w.subagent}" (call ${w.callId})`).join(" and ");
+    const kept = calls.at(-1)!;
+    notices.push(
+      `${calls[0]!.path} was changed in parallel by subagents ${who}; the version from call ${kept.callId} was kept and the other changes to this file are lost. Re-read it and reconcile.`,
+    );
+  }
+  return notices;
 }
 
 /**
- * The subagent middleware: owns `task`, which hands a task to the `general-purpose`
- * subagent: the parent's model and tools on a fresh conversation holding only the task,
- * starting from the parent's files, whose file changes (deletions included) come back to
- * the parent, and whose last non-empty text is the tool result.
+ * The subagent middleware: owns `task`, which hands a task to a subagent that starts from
+ * the parent's files (not its messages), whose file changes, deletions included, come back
+ * to the parent, and whose structured response or last non-empty text is the result. When
+ * parallel `task` calls change one file, the later write wins and the parent's next model
+ * call carries a notice naming the file and both subagents.
  *
  * @example
  * // createDeepAgent adds it; the model calls:
  * // task({ description: "Summarise /kb/*.md into /kb/summary.md", subagent_type: "general-purpose" })
  */
-export function subAgentMiddleware(options: SubAgentMiddlewareOptions) {
-  const generalPurpose: TaskSubagent = {
-    name: GENERAL_PURPOSE_SUBAGENT,
-    description: GENERAL_PURPOSE_DESCRIPTION,
-    runnable: createAgent({
-      model: options.model,
-      tools: [...options.tools],
-      systemPrompt: GENERAL_PURPOSE_PROMPT,
-      middleware: [...options.middleware] as any,
-      name: GENERAL_PURPOSE_SUBAGENT,
-    }) as any,
-  };
+export function subAgentMiddleware(options: {
+  subagents: readonly TaskSubagent[];
+  taskDescription?: string;
+}) {
   return createMiddleware({
     name: SUBAGENT_MIDDLEWARE_NAME,
-    tools: [createTaskTool([generalPurpose])],
+    stateSchema: new StateSchema({
+      [TASK_WRITES_KEY]: new ReducedValue(z.array(writeSchema).default(() => []), {
+        inputSchema: z.array(writeSchema).optional(),
+        reducer: (current: TaskFileWrite[], next?: TaskFileWrite[]) => [
+          ...(current ?? []),
+          ...(next ?? []),
+        ],
+      }),
+      [SEEN_KEY]: z.number().default(0),
+      [NOTICE_KEY]: z.array(z.string()).default(() => []),
+    }),
+    tools: [createTaskTool(options.subagents, options.taskDescription)],
+    beforeModel: (state: any) => {
+      const writes: TaskFileWrite[] = state[TASK_WRITES_KEY] ?? [];
+      const seen: number = state[SEEN_KEY] ?? 0;
+      if (writes.length === seen && (state[NOTICE_KEY] ?? []).length === 0) return undefined;
+      return { [SEEN_KEY]: writes.length, [NOTICE_KEY]: findConflicts(writes.slice(seen)) };
+    },
+    wrapModelCall: (request, handler) => {
+      const notices: string[] = (request.state as any)[NOTICE_KEY] ?? [];
+      if (notices.length === 0) return handler(request);
+      const text = `File conflicts from parallel subagents:\n- ${notices.join("\n- ")}`;
+      return handler({ ...request, systemMessage: request.systemMessage.concat(`\n\n${text}`) });
+    },
   });
 }

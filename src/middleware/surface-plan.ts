@@ -8,8 +8,15 @@ export type HiddenTools = Map<string, string>;
 export interface SurfacePlan {
   hidden: HiddenTools;
   backend?: BackendProtocol;
-  /** Builds the same middleware with more permission rules checked first. */
-  rebuild?: (extraRules: readonly PermissionRule[]) => object;
+  /**
+   * Builds the same middleware again with the agent's settings added: permission rules checked
+   * first, tools hidden elsewhere (never mentioned), description overrides (its own win).
+   */
+  rebuild?: (extra: {
+    permissions?: readonly PermissionRule[];
+    hiddenElsewhere?: ReadonlySet<string>;
+    descriptions?: Readonly<Record<string, string>>;
+  }) => object;
 }
 
 const PLAN = Symbol.for("delve.surfacePlan");

@@ -36,8 +36,11 @@ export interface SurfaceReport {
   systemPromptChars: number;
   /** The system prompt itself. */
   systemPrompt: string;
-  /** The harness-profile key of the model, when it is known. */
+  /** The harness-profile key of the model, when it is known, and how it was found. */
   modelKey?: string;
+  modelKeySource?: string;
+  /** Harness profile keys that applied, in merge order ("agent" = the `profile` option). */
+  profilesApplied: string[];
   /** Construction warnings (e.g. a user tool shadowing a built-in). */
   warnings: string[];
 }
@@ -108,6 +111,8 @@ export async function inspectSurface(
     systemPromptChars: recorded.systemPrompt.length,
     systemPrompt: recorded.systemPrompt,
     modelKey: info.modelKey,
+    modelKeySource: info.modelKeySource,
+    profilesApplied: info.profilesApplied ?? [],
     warnings: [...info.warnings],
   };
 }

@@ -13,12 +13,15 @@ export interface ScriptedToolCall {
 export type ScriptedStep =
   | string
   | { text?: string; toolCalls?: ScriptedToolCall[] }
-  | ((messages: BaseMessage[]) => string | { text?: string; toolCalls?: ScriptedToolCall[] });
+  | ((
+      messages: BaseMessage[],
+      call: { tools: string[] },
+    ) => string | { text?: string; toolCalls?: ScriptedToolCall[] });
 
 /**
  * A chat model that replies from a script, for tests, demos and benchmarks with no provider.
  * Each call takes the next step; a step can be a function of the messages received so it
- * can answer from real tool results. Past the end of the script it throws, so a test
+ * can answer from real tool results (it also gets the names of the tools bound). Past the end of the script it throws, so a test
  * notices an unexpected extra call. `calls` records what each call received.
  *
  * @example
@@ -63,18 +66,15 @@ export class ScriptedChatModel extends BaseChatModel {
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const root = this.root();
-    root.calls.push({
-      messages: [...messages],
-      tools: this.boundTools.map((t: any) => t?.name ?? t?.function?.name ?? t?.type ?? "?"),
-      boundTools: this.boundTools,
-    });
+    const tools = this.boundTools.map((t: any) => t?.name ?? t?.function?.name ?? t?.type ?? "?");
+    root.calls.push({ messages: [...messages], tools, boundTools: this.boundTools });
     const step = root.steps[root.next++];
     if (step === undefined) {
       throw new Error(
         `ScriptedChatModel: no step ${root.next} (the script has ${root.steps.length}).`,
       );
     }
-    const reply = typeof step === "function" ? step(messages) : step;
+    const reply = typeof step === "function" ? step(messages, { tools }) : step;
     const { text = "", toolCalls = [] } = typeof reply === "string" ? { text: reply } : reply;
     const message = new AIMessage({
       content: text,

@@ -75,7 +75,7 @@ export function createGrepTool(ctx: FsToolContext) {
       }
       const body = formatGrep(matches, output_mode);
       if (!result.truncated) return body;
-      return `${body}\n\n[Stopped at ${matches.length} matches: the result is incomplete. Narrow path or glob, or search a more specific string.]`;
+      return `${body}\n\n[Stopped at ${matches.length} matches: the result is incomplete. Narrow the path or the file filter, or search a more specific string.]`;
     },
   });
 }

@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { Command, getCurrentTaskInput } from "@langchain/langgraph";
+import { Command, getCurrentTaskInput, isGraphBubbleUp } from "@langchain/langgraph";
 import type { FileData } from "../backends/protocol.js";
 import { defineTool } from "./define-tool.js";
 import { errorMessage, toolCallIdOf } from "./tool-output.js";
@@ -59,17 +59,29 @@ function parentFiles(config: unknown): Record<string, FileData> {
   }
 }
 
+/** One file a `task` call changed, for detecting parallel subagents writing the same file. */
+export interface TaskFileWrite {
+  path: string;
+  subagent: string;
+  callId: string;
+  /** The file's `modifiedAt` when the subagent started ("" when it did not exist). */
+  base: string;
+}
+
+/** The state key where `task` logs the files each call changed. */
+export const TASK_WRITES_KEY = "delveTaskWrites";
+
 /** Builds the `task` tool over a fixed set of subagents. */
-export function createTaskTool(subagents: readonly TaskSubagent[]) {
+export function createTaskTool(subagents: readonly TaskSubagent[], description?: string) {
   const byName = new Map(subagents.map((s) => [s.name, s]));
   return defineTool<{ description: string; subagent_type: string }>({
     name: TASK_TOOL_NAME,
-    description: taskDescription(subagents),
+    description: description ?? taskDescription(subagents),
     schema: {
       type: "object",
       properties: {
         description: { type: "string", minLength: 1 },
-        subagent_type: { type: "string", enum: subagents.map((s) => s.name) },
+        subagent_type: { type: "string" },
       },
       required: ["description", "subagent_type"],
     },
@@ -83,18 +95,36 @@ export function createTaskTool(subagents: readonly TaskSubagent[]) {
         );
       }
       const before = parentFiles(config);
-      const result = await subagent.runnable.invoke(
-        { messages: [new HumanMessage(description)], files: before },
-        config as any,
-      );
+      let result: any;
+      try {
+        result = await subagent.runnable.invoke(
+          { messages: [new HumanMessage(description)], files: before },
+          config as any,
+        );
+      } catch (error) {
+        if (isGraphBubbleUp(error)) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        return errorMessage(
+          config,
+          TASK_TOOL_NAME,
+          `subagent "${subagent_type}" failed: ${reason}. Its file changes were not applied; retry or do the work another way.`,
+        );
+      }
+      const callId = toolCallIdOf(config);
       const message = new ToolMessage({
-        content: finalAnswerOf(result),
-        tool_call_id: toolCallIdOf(config),
+        content: finalAnswerOf(result ?? {}),
+        tool_call_id: callId,
         name: TASK_TOOL_NAME,
       });
       const files = filesChangedBy(before, result?.files);
       if (Object.keys(files).length === 0) return message;
-      return new Command({ update: { files, messages: [message] } });
+      const writes: TaskFileWrite[] = Object.keys(files).map((path) => ({
+        path,
+        subagent: subagent_type,
+        callId,
+        base: before[path]?.modifiedAt ?? "",
+      }));
+      return new Command({ update: { files, messages: [message], [TASK_WRITES_KEY]: writes } });
     },
   });
 }

@@ -1,0 +1,266 @@
+import { SystemMessage } from "@langchain/core/messages";
+import { createAgent } from "langchain";
+import type { BackendProtocol } from "../backends/protocol.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import {
+  FILESYSTEM_MIDDLEWARE_NAME,
+  FS_TOOL_NAMES,
+  filesystemMiddleware,
+} from "../middleware/filesystem.js";
+import {
+  GENERAL_PURPOSE_DESCRIPTION,
+  GENERAL_PURPOSE_PROMPT,
+  GENERAL_PURPOSE_SUBAGENT,
+  SUBAGENT_MIDDLEWARE_NAME,
+  subAgentMiddleware,
+} from "../middleware/subagents.js";
+import { surfacePlanOf } from "../middleware/surface-plan.js";
+import { toolExclusionMiddleware } from "../middleware/tool-exclusion.js";
+import {
+  TOOL_ERRORS_MIDDLEWARE_NAME,
+  type ToolErrorsOption,
+  toolErrorsMiddleware,
+} from "../middleware/tool-errors.js";
+import { type PermissionRule, validatePermissions } from "../permissions/index.js";
+import type { ResolvedProfile } from "../profiles/index.js";
+import { SURFACE_PROBE_NAME, surfaceProbeMiddleware } from "../surface/probe.js";
+import { TASK_TOOL_NAME, type TaskSubagent } from "../tools/task.js";
+import { type CompiledSubAgent, isCompiledSubAgent, type SubAgent, validateSubagents } from "./subagent-specs.js";
+import { type NormalizedTool, normalizeTools } from "./user-tools.js";
+
+/** Built-in tool names a user tool can shadow. */
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...FS_TOOL_NAMES, TASK_TOOL_NAME];
+
+/** Everything one agent's stack is built from (the main agent or a declarative subagent). */
+export interface StackSpec {
+  model: any;
+  tools: NormalizedTool[];
+  userMiddleware: any[];
+  backend?: BackendProtocol;
+  rules: readonly PermissionRule[];
+  toolErrors: ToolErrorsOption;
+  profile: ResolvedProfile;
+  /** Declarative or compiled subagents; undefined means only the general-purpose one. */
+  subagents?: Array<SubAgent | CompiledSubAgent>;
+  /** Whether this stack may have the general-purpose subagent (subagents of subagents: no). */
+  generalPurpose: boolean;
+  depth: number;
+  maxDepth: number;
+  /** Per-agent profile fields whose names must match something (construction errors). */
+  strictExclusions: boolean;
+  /** Where this stack is in the tree, for error messages ("subagents[1]"). */
+  path: string;
+  /** Resolves a subagent's own model and profile. */
+  resolveModel: (model: unknown) => { model: any; profile: ResolvedProfile };
+  /** Hook for middleware the caller adds after the user's (e.g. `debug`). */
+  extraMiddleware?: any[];
+}
+
+/** A built stack: the middleware list in order and what the factory needs to know. */
+export interface BuiltStack {
+  middleware: any[];
+  tools: any[];
+  /** Tools excluded by the profile, with the key that excluded them. */
+  excludedBy: ReadonlyMap<string, string>;
+  /** Set once the agent exists: visible tool names, for the unknown-tool message. */
+  setVisible: (names: string[]) => void;
+}
+
+const DEFAULT_NAMES = [TOOL_ERRORS_MIDDLEWARE_NAME, FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME];
+
+/**
+ * Builds one agent's middleware stack, outermost first: ToolErrorsMiddleware,
+ * FilesystemMiddleware, SubAgentMiddleware (when a synchronous subagent exists), the user's
+ * middleware, the profile's extra middleware, ToolExclusionMiddleware (when the profile
+ * excludes tools), SurfaceProbe. A user middleware named like a default replaces it in place.
+ */
+export function buildStack(spec: StackSpec): BuiltStack {
+  const { profile } = spec.profile;
+  const excludedBy = new Map(spec.profile.excludedBy);
+  const hiddenByProfile = new Set(excludedBy.keys());
+  const descriptions = profile.toolDescriptionOverrides ?? {};
+  const replacement = (name: string) => spec.userMiddleware.find((m) => m.name === name);
+  const shadowed = new Set(spec.tools.map((t) => t.name).filter((n) => BUILTIN_TOOL_NAMES.includes(n)));
+
+  let visible: string[] = [];
+  const errorsLayer =
+    replacement(TOOL_ERRORS_MIDDLEWARE_NAME) ??
+    toolErrorsMiddleware({ mode: spec.toolErrors, visibleTools: () => visible });
+
+  const ownFs = replacement(FILESYSTEM_MIDDLEWARE_NAME);
+  const fsSettings = { permissions: spec.rules, hiddenElsewhere: hiddenByProfile, descriptions };
+  const filesystem = withoutTools(
+    ownFs
+      ? rebuildWith(ownFs, fsSettings)
+      : filesystemMiddleware({ backend: spec.backend, ...fsSettings }),
+    shadowed,
+  );
+  const fsBackend = surfacePlanOf(filesystem)?.backend ?? spec.backend;
+
+  const userExtras = spec.userMiddleware.filter((m) => !DEFAULT_NAMES.includes(m.name));
+  const tools = spec.tools.map((t) => withDescription(t.value, descriptions[t.name]));
+
+  // Everything a subagent inherits: the errors layer, the file tools, the user's middleware.
+  const inherited = [errorsLayer, filesystem, ...userExtras];
+  const subagents = buildSubagents(spec, { tools, inherited, fsBackend, excludedBy });
+  const subagentLayer =
+    replacement(SUBAGENT_MIDDLEWARE_NAME) ??
+    (subagents.length
+      ? subAgentMiddleware({ subagents, taskDescription: descriptions[TASK_TOOL_NAME] })
+      : undefined);
+
+  let middleware = [
+    errorsLayer,
+    filesystem,
+    ...(subagentLayer ? [withoutTools(subagentLayer, shadowed)] : []),
+    ...userExtras,
+    ...(spec.extraMiddleware ?? []),
+    ...(profile.extraMiddleware ?? []),
+  ];
+  middleware = applyExcludedMiddleware(middleware, profile.excludedMiddleware ?? [], spec);
+  if (excludedBy.size) middleware.push(toolExclusionMiddleware(excludedBy));
+  middleware.push(surfaceProbeMiddleware());
+  return { middleware, tools, excludedBy, setVisible: (names) => (visible = names) };
+}
+
+/** The system prompt: the user's, then the profile's base text, then its suffix. */
+export function composeSystemPrompt(
+  user: string | SystemMessage | undefined,
+  resolved: ResolvedProfile,
+): string | SystemMessage | undefined {
+  const extra = [resolved.profile.baseSystemPrompt, resolved.profile.systemPromptSuffix]
+    .filter((t): t is string => Boolean(t?.trim()))
+    .join("\n\n");
+  if (!extra) return user;
+  if (user === undefined || user === "") return extra;
+  if (typeof user === "string") return `${user}\n\n${extra}`;
+  return user.concat(new SystemMessage(`\n\n${extra}`));
+}
+
+function buildSubagents(
+  spec: StackSpec,
+  parent: { tools: any[]; inherited: any[]; fsBackend?: BackendProtocol; excludedBy: Map<string, string> },
+): TaskSubagent[] {
+  const gp = spec.profile.profile.generalPurposeSubagent ?? {};
+  const list: TaskSubagent[] = [];
+  const specs = spec.subagents ? validateSubagents(spec.subagents, `${spec.path}subagents`) : [];
+  const overridesGp = specs.some((s) => s.name === GENERAL_PURPOSE_SUBAGENT);
+  if (spec.generalPurpose && gp.enabled !== false && !overridesGp) {
+    list.push({
+      name: GENERAL_PURPOSE_SUBAGENT,
+      description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
+      runnable: createAgent({
+        model: spec.model,
+        tools: parent.tools,
+        systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
+        middleware: [
+          ...parent.inherited,
+          ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
+        ],
+        name: GENERAL_PURPOSE_SUBAGENT,
+      } as any) as any,
+    });
+  }
+  specs.forEach((sub, index) => {
+    if (isCompiledSubAgent(sub)) {
+      list.push({ name: sub.name, description: sub.description, runnable: sub.runnable });
+      return;
+    }
+    const where = `${spec.path}subagents[${index}] ("${sub.name}")`;
+    if (sub.subagents?.length && spec.depth + 2 > spec.maxDepth) {
+      throw new ConfigurationError(
+        "SUBAGENT_DEPTH",
+        `${where} lists subagents, which would nest ${spec.depth + 2} levels deep; maxSubagentDepth is ${spec.maxDepth}. Raise maxSubagentDepth or flatten the tree.`,
+        { subagent: sub.name, maxSubagentDepth: spec.maxDepth },
+      );
+    }
+    const own = sub.model ? spec.resolveModel(sub.model) : { model: spec.model, profile: spec.profile };
+    const child = buildStack({
+      ...spec,
+      model: own.model,
+      profile: own.profile,
+      tools: sub.tools ? normalizeTools(sub.tools) : spec.tools,
+      userMiddleware: sub.middleware ? [...sub.middleware] : spec.userMiddleware,
+      backend: parent.fsBackend,
+      rules: sub.permissions ? validatePermissions(sub.permissions) : spec.rules,
+      subagents: sub.subagents,
+      generalPurpose: false,
+      depth: spec.depth + 1,
+      path: `${where}.`,
+      extraMiddleware: [],
+    });
+    const runnable = createAgent({
+      model: own.model,
+      tools: child.tools,
+      systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
+      middleware: child.middleware,
+      responseFormat: sub.responseFormat,
+      name: sub.name,
+    } as any);
+    child.setVisible(visibleToolNames(runnable, child.middleware));
+    list.push({ name: sub.name, description: sub.description, runnable: runnable as any });
+  });
+  return list;
+}
+
+// Removes middleware a profile excludes. A per-agent profile naming nothing is an error.
+function applyExcludedMiddleware(list: any[], names: string[], spec: StackSpec): any[] {
+  for (const name of names) {
+    if ([FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME, SURFACE_PROBE_NAME].includes(name)) {
+      throw new ConfigurationError(
+        "REQUIRED_MIDDLEWARE",
+        `excludedMiddleware cannot remove ${name}: it is the harness's skeleton. Narrow its tools instead.`,
+      );
+    }
+    if (spec.strictExclusions && !list.some((m) => m.name === name)) {
+      throw new ConfigurationError(
+        "UNKNOWN_MIDDLEWARE",
+        `The profile option excludes middleware "${name}", but the agent has none by that name. Present: ${list.map((m) => m.name).join(", ")}.`,
+      );
+    }
+  }
+  return list.filter((m) => !names.includes(m.name));
+}
+
+/** Registered tool names minus every hidden one: what the model is shown. */
+export function visibleToolNames(agent: any, middleware: any[]): string[] {
+  const hidden = new Set(middleware.flatMap((m) => [...(surfacePlanOf(m)?.hidden.keys() ?? [])]));
+  return registeredToolNames(agent).filter((name) => !hidden.has(name));
+}
+
+/** Tool names in the agent's tool node. */
+export function registeredToolNames(agent: any): string[] {
+  const tools: any[] = agent?.graph?.nodes?.tools?.bound?.tools ?? [];
+  return tools.map((t) => t.name);
+}
+
+// A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them),
+// its profile exclusions and description overrides.
+function rebuildWith(middleware: any, settings: Parameters<NonNullable<ReturnType<typeof surfacePlanOf>>["rebuild"] & {}>[0]) {
+  const plan = surfacePlanOf(middleware);
+  if (plan?.rebuild) return plan.rebuild(settings);
+  if (settings.permissions?.length) {
+    throw new ConfigurationError(
+      "UNENFORCEABLE_PERMISSIONS",
+      "permissions cannot be applied to the FilesystemMiddleware passed in middleware: it was not built by filesystemMiddleware(). Build it with filesystemMiddleware({ permissions }) instead.",
+    );
+  }
+  return middleware;
+}
+
+// A middleware whose built-in tools a user tool replaces: same middleware, minus those tools.
+function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<string>): M {
+  if (!middleware.tools?.some((t: any) => names.has(t.name))) return middleware;
+  const copy = { ...middleware, tools: middleware.tools.filter((t: any) => !names.has(t.name)) };
+  const plan = surfacePlanOf(middleware);
+  if (plan) Object.defineProperty(copy, Symbol.for("delve.surfacePlan"), { value: plan });
+  return copy;
+}
+
+// A user tool with a profile description override: the same tool, seen with new words.
+function withDescription(tool: any, description: string | undefined): any {
+  if (!description || typeof tool?.invoke !== "function") return tool;
+  const copy = Object.create(tool);
+  Object.defineProperty(copy, "description", { value: description, enumerable: true });
+  return copy;
+}
