@@ -45,7 +45,8 @@ export function createLsTool(ctx: FsToolContext) {
         return errorMessage(
           config,
           LS_TOOL_NAME,
-          describeBackendError(result.error, checked.path, ctx.mentions),
+          // From ls itself, "check the path with ls" would be circular: suggest only glob.
+          describeBackendError(result.error, checked.path, (t) => t !== "ls" && ctx.mentions(t)),
         );
       }
       const files = ctx.guard.visibleInfos(result.files ?? []);

@@ -41,7 +41,7 @@ describe("ls", () => {
   it("a missing directory is an error result naming the path", async () => {
     const { fails } = fsTools();
     expect(await fails("ls", { path: "/nowhere" })).toBe(
-      "Error: /nowhere does not exist. Check the path with ls.",
+      "Error: /nowhere does not exist. Check the path with glob.",
     );
   });
 
