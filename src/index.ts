@@ -82,3 +82,5 @@ export {
   BackendWrapper,
   type GuardedCall,
 } from "./backends/backend-wrapper.js";
+export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem.js";
+export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
