@@ -2,6 +2,7 @@ import { StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { filesStateValue } from "../backends/files-state.js";
 import type { BackendProtocol } from "../backends/protocol.js";
+import { assertBackendInstance } from "../backends/assert-backend.js";
 import { StateBackend } from "../backends/state.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
@@ -101,6 +102,7 @@ export function validateFsToolList(tools: readonly string[]): FsToolName[] {
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) {
   const rules = validatePermissions(options.permissions ?? []);
   refuseInterruptRules(rules);
+  if (options.backend !== undefined) assertBackendInstance(options.backend, "backend");
   const backend = confineExecution(options.backend ?? new StateBackend(), rules);
   const names = validateFsToolList(options.tools ?? [...FS_TOOL_NAMES]);
   const hidden: HiddenTools = new Map();

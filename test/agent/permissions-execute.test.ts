@@ -31,3 +31,17 @@ describe("permissions never leave a silent hole through execute", () => {
     ).not.toThrow();
   });
 });
+
+describe("backends are passed as instances", () => {
+  it("a factory function is a construction error that says what to do", () => {
+    let error: unknown;
+    try {
+      createDeepAgent({ model: new ScriptedChatModel([]), backend: (() => new LocalShellBackend({ rootDir: root })) as any });
+    } catch (e) {
+      error = e;
+    }
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as ConfigurationError).code).toBe("BACKEND_FACTORY");
+    expect((error as Error).message).toMatch(/instance/);
+  });
+});
