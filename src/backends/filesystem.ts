@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import nodePath from "node:path";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { invalidOption, rejectUnknownOptions, resolveRootDir } from "./backend-options.js";
+import { ByteSearch } from "./byte-search.js";
 import { DEFAULT_GLOB_MAX_RESULTS, DEFAULT_GREP_MAX_COUNT, fileMatchesGlob } from "./file-query.js";
 import { looksBinary, mediaTypeOf } from "./media-types.js";
 import { checkVirtualPath } from "./paths.js";
@@ -16,7 +17,6 @@ import type {
   FileUploadResult,
   GlobOptions,
   GlobResult,
-  GrepMatch,
   GrepOptions,
   GrepResult,
   LsResult,
@@ -25,7 +25,7 @@ import type {
   WriteResult,
 } from "./protocol.js";
 import { Confinement, errnoOf, FsFailure, joinShown, type OpenDir } from "./safe-fs.js";
-import { grepText, pageText, replaceInText } from "./text-content.js";
+import { pageText, replaceInText } from "./text-content.js";
 
 /** Options of `FilesystemBackend`. */
 export interface FilesystemBackendOptions {
@@ -315,51 +315,6 @@ export class FilesystemBackend implements BackendProtocol {
   }
 }
 
-// Searches files as bytes and collects matches up to a cap.
-class ByteSearch {
-  private readonly needle: Buffer;
-  private buffer = Buffer.allocUnsafeSlow(64 * 1024);
-  private readonly matches: GrepMatch[] = [];
-  private truncated = false;
-
-  constructor(
-    private readonly pattern: string,
-    private readonly max: number,
-    private readonly maxBytes: number,
-  ) {
-    this.needle = Buffer.from(pattern, "utf8");
-  }
-
-  /** Searches one open file (and closes it); false once the cap is reached. */
-  file(fd: number, size: number, shown: string): boolean {
-    let length = 0;
-    try {
-      if (size > this.maxBytes) return true;
-      if (size > this.buffer.length) this.buffer = Buffer.allocUnsafeSlow(size * 2);
-      while (length < size) {
-        const n = fs.readSync(fd, this.buffer, length, size - length, null);
-        if (n === 0) break;
-        length += n;
-      }
-    } catch {
-      return true; // unreadable: skipped like a binary file
-    } finally {
-      fs.closeSync(fd);
-    }
-    const bytes = this.buffer.subarray(0, length);
-    if (bytes.indexOf(this.needle) === -1 || looksBinary(bytes)) return true;
-    if (!grepText(shown, bytes.toString("utf8"), this.pattern, this.matches, this.max)) {
-      this.truncated = true;
-      return false;
-    }
-    return true;
-  }
-
-  result(): GrepResult {
-    return this.truncated ? { matches: this.matches, truncated: true } : { matches: this.matches };
-  }
-}
-
 function writeAll(fd: number, data: Uint8Array): void {
   let at = 0;
   while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at, at);
@@ -398,66 +353,4 @@ function capOf(value: number | undefined, fallback: number): number {
 
 function byPath(a: FileInfo, b: FileInfo): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-}
-
-/**
- * Throws `UNKNOWN_OPTION` for a key outside `known`, so a typo (`root_dir`) is not ignored.
- *
- * @example
- * rejectUnknownOptions(options, ["rootDir"], "FilesystemBackend");
- */
-export function rejectUnknownOptions(options: object, known: string[], backend: string): void {
-  if (typeof options !== "object" || options === null) {
-    throw new ConfigurationError("INVALID_OPTION", `${backend} needs an options object`, {
-      backend,
-    });
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new ConfigurationError(
-        "UNKNOWN_OPTION",
-        `${backend} has no option "${key}"; known options: ${known.join(", ")}`,
-        { backend, option: key, known },
-      );
-    }
-  }
-}
-
-/**
- * A `ConfigurationError` with code `INVALID_OPTION` for one option.
- *
- * @example
- * throw invalidOption("LocalShellBackend", "timeout", 0, "must be > 0 seconds");
- */
-export function invalidOption(
-  backend: string,
-  option: string,
-  value: unknown,
-  rule: string,
-): ConfigurationError {
-  return new ConfigurationError(
-    "INVALID_OPTION",
-    `${backend} option ${option} ${rule} (got ${JSON.stringify(value) ?? String(value)})`,
-    { backend, option, value },
-  );
-}
-
-function resolveRootDir(rootDir: unknown, backend: string): string {
-  if (typeof rootDir !== "string" || rootDir.length === 0) {
-    throw new ConfigurationError(
-      "MISSING_OPTION",
-      `${backend} needs rootDir: the directory it works in`,
-      { backend, option: "rootDir" },
-    );
-  }
-  let real: string;
-  try {
-    real = fs.realpathSync(rootDir);
-  } catch {
-    throw invalidOption(backend, "rootDir", rootDir, "must be an existing directory");
-  }
-  if (!fs.statSync(real).isDirectory()) {
-    throw invalidOption(backend, "rootDir", rootDir, "must be a directory, not a file");
-  }
-  return real;
 }

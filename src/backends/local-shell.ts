@@ -1,9 +1,5 @@
-import {
-  FilesystemBackend,
-  type FilesystemBackendOptions,
-  invalidOption,
-  rejectUnknownOptions,
-} from "./filesystem.js";
+import { invalidOption, rejectUnknownOptions } from "./backend-options.js";
+import { FilesystemBackend, type FilesystemBackendOptions } from "./filesystem.js";
 import { runProcess } from "./process-runner.js";
 import type { ExecutableBackend, ExecuteOptions, ExecuteResult } from "./protocol.js";
 
