@@ -1,3 +1,4 @@
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
@@ -20,9 +21,6 @@ export const GENERAL_PURPOSE_PROMPT =
 
 /** How the general-purpose subagent is described to the model by default. */
 export const GENERAL_PURPOSE_DESCRIPTION = "any multi-step task; same tools as you, fresh context.";
-
-const SEEN_KEY = "delveTaskWritesSeen";
-const NOTICE_KEY = "delveTaskConflicts";
 
 const writeSchema = z.object({
   path: z.string(),
@@ -51,6 +49,16 @@ export function findConflicts(writes: readonly TaskFileWrite[]): string[] {
   return notices;
 }
 
+// Conflicts among the task calls of the last model turn: reported once, on the next call.
+function conflictsOfLastTurn(messages: BaseMessage[], writes: TaskFileWrite[] | undefined) {
+  if (!writes?.length) return [];
+  const lastAi = [...messages].reverse().find((m) => AIMessage.isInstance(m)) as
+    | AIMessage
+    | undefined;
+  const ids = new Set((lastAi?.tool_calls ?? []).map((c) => c.id));
+  return ids.size ? findConflicts(writes.filter((w) => ids.has(w.callId))) : [];
+}
+
 /**
  * The subagent middleware: owns `task`, which hands a task to a subagent that starts from
  * the parent's files (not its messages), whose file changes, deletions included, come back
@@ -69,25 +77,24 @@ export function subAgentMiddleware(options: {
   return createMiddleware({
     name: SUBAGENT_MIDDLEWARE_NAME,
     stateSchema: new StateSchema({
-      [TASK_WRITES_KEY]: new ReducedValue(z.array(writeSchema).default(() => []), {
-        inputSchema: z.array(writeSchema).optional(),
-        reducer: (current: TaskFileWrite[], next?: TaskFileWrite[]) => [
-          ...(current ?? []),
-          ...(next ?? []),
-        ],
-      }),
-      [SEEN_KEY]: z.number().default(0),
-      [NOTICE_KEY]: z.array(z.string()).default(() => []),
+      [TASK_WRITES_KEY]: new ReducedValue(
+        z.array(writeSchema).default(() => []),
+        {
+          inputSchema: z.array(writeSchema).optional(),
+          reducer: (current: TaskFileWrite[], next?: TaskFileWrite[]) => [
+            ...(current ?? []),
+            ...(next ?? []),
+          ],
+        },
+      ),
     }),
     tools: [createTaskTool(options.subagents, options.taskDescription)],
-    beforeModel: (state: any) => {
-      const writes: TaskFileWrite[] = state[TASK_WRITES_KEY] ?? [];
-      const seen: number = state[SEEN_KEY] ?? 0;
-      if (writes.length === seen && (state[NOTICE_KEY] ?? []).length === 0) return undefined;
-      return { [SEEN_KEY]: writes.length, [NOTICE_KEY]: findConflicts(writes.slice(seen)) };
-    },
+    // No beforeModel hook: a graph node per step costs more than this check (see bench/).
     wrapModelCall: (request, handler) => {
-      const notices: string[] = (request.state as any)[NOTICE_KEY] ?? [];
+      const notices = conflictsOfLastTurn(
+        request.messages,
+        (request.state as any)[TASK_WRITES_KEY],
+      );
       if (notices.length === 0) return handler(request);
       const text = `File conflicts from parallel subagents:\n- ${notices.join("\n- ")}`;
       return handler({ ...request, systemMessage: request.systemMessage.concat(`\n\n${text}`) });

@@ -1,0 +1,124 @@
+/**
+ * Harness time per step: a scripted model calls one cheap tool per step for N steps, then
+ * answers; the whole `invoke` divided by N is the per-step cost of the harness (graph,
+ * middleware, tool node), since the model and the tool cost almost nothing. No
+ * checkpointer. Three contenders on the same `ScriptedChatModel` class: Delve's
+ * `createDeepAgent`, deepagents' `createDeepAgent` (its default StateBackend), and bare
+ * `langchain` `createAgent` with only the tool, the floor any harness on it pays.
+ * Two workloads: `get_ticket` (a user tool) and `write_file` (a file tool through the
+ * state backend, a new path each step; bare `createAgent` has no file tools).
+ *
+ * @example
+ * const report = await runHarnessStepsBench({ smoke: true });
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import * as deepagents from "deepagents";
+import { createAgent } from "langchain";
+import { createDeepAgent } from "../src/index.js";
+import { ScriptedChatModel, type ScriptedStep } from "../src/testing/scripted-model.js";
+import { getTicketTool } from "../test/helpers/tickets.js";
+import {
+  type BenchOptions,
+  type BenchReport,
+  formatMs,
+  formatRatio,
+  type Table,
+  type TargetCheck,
+  target,
+} from "./lib/report.js";
+import { interleaved, median, spread } from "./lib/timing.js";
+
+type Workload = "get_ticket" | "write_file";
+
+function script(workload: Workload, steps: number): ScriptedChatModel {
+  const replies: ScriptedStep[] = [];
+  for (let i = 0; i < steps; i++) {
+    replies.push({
+      toolCalls: [
+        workload === "get_ticket"
+          ? { name: "get_ticket", args: { ticket_id: "T-1001" } }
+          : {
+              name: "write_file",
+              args: { file_path: `/notes/step-${i}.md`, content: `# Step ${i}\n\nnothing new.\n` },
+            },
+      ],
+    });
+  }
+  replies.push("done");
+  return new ScriptedChatModel(replies);
+}
+
+type Builder = (model: ScriptedChatModel) => { invoke: (input: any, config: any) => Promise<any> };
+
+const BUILDERS: Record<string, Builder> = {
+  delve: (model) => createDeepAgent({ model, tools: [getTicketTool()] }) as any,
+  deepagents: (model) =>
+    deepagents.createDeepAgent({ model: model as any, tools: [getTicketTool()] }) as any,
+  bare: (model) => createAgent({ model, tools: [getTicketTool()] }) as any,
+};
+
+// One timed invoke: the agent is built outside the timing; the run must reach the answer.
+function contender(build: Builder, workload: Workload, steps: number) {
+  return async (): Promise<number> => {
+    const model = script(workload, steps);
+    const agent = build(model);
+    const start = performance.now();
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("Work through the tickets.")] },
+      { recursionLimit: steps * 10 + 50 },
+    );
+    const ms = performance.now() - start;
+    if (model.used !== steps + 1 || out.messages.at(-1)?.text !== "done") {
+      throw new Error(`a ${workload} run stopped after ${model.used} of ${steps + 1} model calls`);
+    }
+    const written = Object.keys(out.files ?? {}).length;
+    if (workload === "write_file" && written !== steps) {
+      throw new Error(`a write_file run left ${written} files instead of ${steps}`);
+    }
+    return ms / steps;
+  };
+}
+
+/**
+ * Times both workloads and checks delve/deepagents per step on `get_ticket` (<= 1.0).
+ */
+export async function runHarnessStepsBench(options: BenchOptions): Promise<BenchReport> {
+  const steps = options.smoke ? 10 : 200;
+  const plan = options.smoke ? { runs: 1, warmup: 1 } : { runs: 9, warmup: 2 };
+  const tables: Table[] = [];
+  const targets: TargetCheck[] = [];
+  for (const workload of ["get_ticket", "write_file"] as const) {
+    const names =
+      workload === "get_ticket" ? ["delve", "deepagents", "bare"] : ["delve", "deepagents"];
+    const samples = await interleaved(
+      Object.fromEntries(names.map((n) => [n, contender(BUILDERS[n]!, workload, steps)])),
+      plan,
+    );
+    const med = Object.fromEntries(names.map((n) => [n, median(samples[n]!)]));
+    const rows = names.map((n) => [
+      n,
+      formatMs(med[n]!),
+      spread(samples[n]!),
+      formatRatio(med.delve!, med[n]!),
+    ]);
+    tables.push({
+      caption: `${workload}: ${steps} steps, ${plan.runs} runs interleaved, median`,
+      headers: ["harness", "ms/step", "min..max", "delve/this"],
+      rows,
+    });
+    if (workload === "get_ticket") {
+      targets.push(
+        target("steps: delve/deepagents (get_ticket)", med.delve! / med.deepagents!, 1, "x"),
+      );
+    }
+  }
+  return {
+    title: `2. Harness time per step (${steps} scripted tool-call steps, no checkpointer)`,
+    tables,
+    targets,
+    notes: [
+      "ms/step = whole invoke / steps; agents are built outside the timing.",
+      "delve/bare is the overhead over langchain createAgent with the same tool (no target).",
+    ],
+  };
+}
