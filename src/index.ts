@@ -84,3 +84,5 @@ export {
 } from "./backends/backend-wrapper.js";
 export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem.js";
 export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
+export { BaseSandbox } from "./backends/base-sandbox.js";
+export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox.js";
