@@ -45,3 +45,48 @@ describe("backends are passed as instances", () => {
     expect((error as Error).message).toMatch(/instance/);
   });
 });
+
+describe("the sandbox enforces literal rules for shell commands", () => {
+  it("deny read hides the path from commands; deny write makes it read-only", async () => {
+    const { SandboxBackend } = await import("../../src/index.js");
+    const { mkdirSync, writeFileSync, readFileSync } = await import("node:fs");
+    const dir = mkdtempSync(join(tmpdir(), "delve-sandbox-perm-"));
+    mkdirSync(join(dir, "secrets"));
+    mkdirSync(join(dir, "policies"));
+    writeFileSync(join(dir, "secrets", "key.txt"), "sk-live-123");
+    writeFileSync(join(dir, "policies", "refunds.md"), "30 days");
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          { name: "execute", args: { command: "cat secrets/key.txt; ls secrets | wc -l" } },
+          { name: "execute", args: { command: "echo never > policies/refunds.md" } },
+        ],
+      },
+      "done",
+    ]);
+    const agent = createDeepAgent({
+      model,
+      backend: new SandboxBackend({ rootDir: dir }),
+      permissions: [
+        { operations: ["read", "write"], paths: ["/secrets/**"], mode: "deny" },
+        { operations: ["write"], paths: ["/policies"], mode: "deny" },
+      ],
+    });
+    const out = await agent.invoke({ messages: [{ role: "user", content: "try" }] });
+    const text = out.messages.map((m: any) => String(m.content)).join("\n");
+    expect(text).not.toContain("sk-live-123");
+    expect(readFileSync(join(dir, "policies", "refunds.md"), "utf8")).toBe("30 days");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a wildcard rule cannot be enforced by mounts: construction error naming it", async () => {
+    const { SandboxBackend } = await import("../../src/index.js");
+    expect(() =>
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        backend: new SandboxBackend({ rootDir: root }),
+        permissions: [{ operations: ["read"], paths: ["/docs/*.md"], mode: "deny" }],
+      }),
+    ).toThrow(/\/docs\/\*\.md/);
+  });
+});
