@@ -86,3 +86,16 @@ export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/fil
 export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
 export { BaseSandbox } from "./backends/base-sandbox.js";
 export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox.js";
+export * from "./toolkit/index.js";
+export {
+  type MemoryMiddlewareOptions,
+  memoryMiddleware,
+} from "./middleware/memory.js";
+export { type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware/skills.js";
+export { loadSkills } from "./skills/load-skills.js";
+export {
+  MAX_SKILL_DESCRIPTION_LENGTH,
+  MAX_SKILL_NAME_LENGTH,
+  type SkillMetadata,
+} from "./skills/skill-metadata.js";
+export { todoListMiddleware } from "langchain";

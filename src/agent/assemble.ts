@@ -2,11 +2,14 @@ import { SystemMessage } from "@langchain/core/messages";
 import { createAgent } from "langchain";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { approvalMiddleware, type NormalizedInterruptOn } from "../middleware/approval.js";
+import type { PathApprovalGate } from "../middleware/approval-scope.js";
 import {
   FILESYSTEM_MIDDLEWARE_NAME,
   FS_TOOL_NAMES,
   filesystemMiddleware,
 } from "../middleware/filesystem.js";
+import { pathApprovalGateOf, setPathApprovalGate } from "../middleware/permission-guard.js";
 import {
   GENERAL_PURPOSE_DESCRIPTION,
   GENERAL_PURPOSE_PROMPT,
@@ -15,17 +18,23 @@ import {
   subAgentMiddleware,
 } from "../middleware/subagents.js";
 import { surfacePlanOf } from "../middleware/surface-plan.js";
-import { toolExclusionMiddleware } from "../middleware/tool-exclusion.js";
 import {
   TOOL_ERRORS_MIDDLEWARE_NAME,
   type ToolErrorsOption,
   toolErrorsMiddleware,
 } from "../middleware/tool-errors.js";
+import { toolExclusionMiddleware } from "../middleware/tool-exclusion.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import type { ResolvedProfile } from "../profiles/index.js";
 import { SURFACE_PROBE_NAME, surfaceProbeMiddleware } from "../surface/probe.js";
 import { TASK_TOOL_NAME, type TaskSubagent } from "../tools/task.js";
-import { type CompiledSubAgent, isCompiledSubAgent, type SubAgent, validateSubagents } from "./subagent-specs.js";
+import { checkInterruptOnNames, validateInterruptOn } from "./options.js";
+import {
+  type CompiledSubAgent,
+  isCompiledSubAgent,
+  type SubAgent,
+  validateSubagents,
+} from "./subagent-specs.js";
 import { type NormalizedTool, normalizeTools } from "./user-tools.js";
 
 /** Built-in tool names a user tool can shadow. */
@@ -54,6 +63,13 @@ export interface StackSpec {
   resolveModel: (model: unknown) => { model: any; profile: ResolvedProfile };
   /** Hook for middleware the caller adds after the user's (e.g. `debug`). */
   extraMiddleware?: any[];
+  /** Tools gated by human approval (validated `interruptOn`). */
+  interruptOn: NormalizedInterruptOn;
+  /**
+   * True when `interruptOn` was given for this agent itself: a key naming none of its tools
+   * is then an error. Inherited gates apply to whichever of the tools it has.
+   */
+  interruptOnGiven: boolean;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */
@@ -64,12 +80,19 @@ export interface BuiltStack {
   excludedBy: ReadonlyMap<string, string>;
   /** Set once the agent exists: visible tool names, for the unknown-tool message. */
   setVisible: (names: string[]) => void;
+  /** What pauses for human approval in this stack or its subagents (needs a checkpointer). */
+  approvalReasons: string[];
 }
 
-const DEFAULT_NAMES = [TOOL_ERRORS_MIDDLEWARE_NAME, FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME];
+const DEFAULT_NAMES = [
+  TOOL_ERRORS_MIDDLEWARE_NAME,
+  FILESYSTEM_MIDDLEWARE_NAME,
+  SUBAGENT_MIDDLEWARE_NAME,
+];
 
 /**
  * Builds one agent's middleware stack, outermost first: ToolErrorsMiddleware,
+ * ApprovalMiddleware (when `interruptOn` or an `interrupt` path rule gates a tool),
  * FilesystemMiddleware, SubAgentMiddleware (when a synchronous subagent exists), the user's
  * middleware, the profile's extra middleware, ToolExclusionMiddleware (when the profile
  * excludes tools), SurfaceProbe. A user middleware named like a default replaces it in place.
@@ -80,7 +103,9 @@ export function buildStack(spec: StackSpec): BuiltStack {
   const hiddenByProfile = new Set(excludedBy.keys());
   const descriptions = profile.toolDescriptionOverrides ?? {};
   const replacement = (name: string) => spec.userMiddleware.find((m) => m.name === name);
-  const shadowed = new Set(spec.tools.map((t) => t.name).filter((n) => BUILTIN_TOOL_NAMES.includes(n)));
+  const shadowed = new Set(
+    spec.tools.map((t) => t.name).filter((n) => BUILTIN_TOOL_NAMES.includes(n)),
+  );
 
   let visible: string[] = [];
   const errorsLayer =
@@ -102,7 +127,8 @@ export function buildStack(spec: StackSpec): BuiltStack {
 
   // Everything a subagent inherits: the errors layer, the file tools, the user's middleware.
   const inherited = [errorsLayer, filesystem, ...userExtras];
-  const subagents = buildSubagents(spec, { tools, inherited, fsBackend, excludedBy });
+  const reasons = new Set<string>();
+  const subagents = buildSubagents(spec, { tools, inherited, fsBackend, excludedBy }, reasons);
   const subagentLayer =
     replacement(SUBAGENT_MIDDLEWARE_NAME) ??
     (subagents.length
@@ -119,8 +145,64 @@ export function buildStack(spec: StackSpec): BuiltStack {
   ];
   middleware = applyExcludedMiddleware(middleware, profile.excludedMiddleware ?? [], spec);
   if (excludedBy.size) middleware.push(toolExclusionMiddleware(excludedBy));
+  // Added after the profile's exclusions, which therefore cannot remove it.
+  const approval = approvalLayer(spec, middleware, tools, spec.interruptOnGiven);
+  if (approval) {
+    middleware.splice(middleware.indexOf(errorsLayer) + 1, 0, approval.layer);
+    for (const reason of approvalReasonsOf(spec, approval)) reasons.add(reason);
+  }
   middleware.push(surfaceProbeMiddleware());
-  return { middleware, tools, excludedBy, setVisible: (names) => (visible = names) };
+  return {
+    middleware,
+    tools,
+    excludedBy,
+    setVisible: (names) => (visible = names),
+    approvalReasons: [...reasons],
+  };
+}
+
+/**
+ * The approval middleware of one stack, or undefined when nothing is gated: `interruptOn`
+ * (checked against the stack's registered tools when `strict`, else narrowed to them) and
+ * the filesystem middleware's `interrupt` path rules (its own file tools only).
+ */
+function approvalLayer(
+  spec: StackSpec,
+  middleware: any[],
+  tools: any[],
+  strict: boolean,
+): { layer: any; gates: string[]; pathGate: boolean } | undefined {
+  const registered = [...tools, ...middleware.flatMap((m) => m.tools ?? [])];
+  const names = registered.map((t) => t?.name).filter((n): n is string => typeof n === "string");
+  let gates = spec.interruptOn;
+  if (strict) checkInterruptOnNames(gates, names, `${spec.path}interruptOn`);
+  else gates = new Map([...gates].filter(([name]) => names.includes(name)));
+  const fs = middleware.find((m) => m.name === FILESYSTEM_MIDDLEWARE_NAME);
+  const fsGate = pathApprovalGateOf(fs);
+  const fsNames = new Set<string>((fs?.tools ?? []).map((t: any) => t.name));
+  // A user tool that replaces a built-in file tool is not judged by path rules.
+  const pathGate: PathApprovalGate | undefined =
+    fsGate && ((call) => (fsNames.has(call.name) ? fsGate(call) : undefined));
+  if (gates.size === 0 && !pathGate) return undefined;
+  return {
+    layer: approvalMiddleware({ interruptOn: gates, tools: registered, pathGate }),
+    gates: [...gates.keys()],
+    pathGate: Boolean(pathGate),
+  };
+}
+
+// Names what pauses for approval, for the "needs a checkpointer" error.
+function approvalReasonsOf(spec: StackSpec, facts: { gates: string[]; pathGate: boolean }) {
+  const reasons = facts.gates.map((name) => `${spec.path}interruptOn.${name}`);
+  if (facts.pathGate) {
+    const indexes = spec.rules.flatMap((r, i) => (r.mode === "interrupt" ? [i] : []));
+    reasons.push(
+      ...(indexes.length
+        ? indexes.map((i) => `${spec.path}permissions[${i}] (mode "interrupt")`)
+        : [`${spec.path}FilesystemMiddleware permissions (mode "interrupt")`]),
+    );
+  }
+  return reasons;
 }
 
 /** The system prompt: the user's, then the profile's base text, then its suffix. */
@@ -139,13 +221,22 @@ export function composeSystemPrompt(
 
 function buildSubagents(
   spec: StackSpec,
-  parent: { tools: any[]; inherited: any[]; fsBackend?: BackendProtocol; excludedBy: Map<string, string> },
+  parent: {
+    tools: any[];
+    inherited: any[];
+    fsBackend?: BackendProtocol;
+    excludedBy: Map<string, string>;
+  },
+  reasons: Set<string>,
 ): TaskSubagent[] {
   const gp = spec.profile.profile.generalPurposeSubagent ?? {};
   const list: TaskSubagent[] = [];
   const specs = spec.subagents ? validateSubagents(spec.subagents, `${spec.path}subagents`) : [];
   const overridesGp = specs.some((s) => s.name === GENERAL_PURPOSE_SUBAGENT);
   if (spec.generalPurpose && gp.enabled !== false && !overridesGp) {
+    const [errorsLayer, ...rest] = parent.inherited;
+    // The general-purpose subagent inherits the parent's gates on the tools it has.
+    const approval = approvalLayer(spec, parent.inherited, parent.tools, false);
     list.push({
       name: GENERAL_PURPOSE_SUBAGENT,
       description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
@@ -154,7 +245,9 @@ function buildSubagents(
         tools: parent.tools,
         systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
         middleware: [
-          ...parent.inherited,
+          errorsLayer,
+          ...(approval ? [approval.layer] : []),
+          ...rest,
           ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
         ],
         name: GENERAL_PURPOSE_SUBAGENT,
@@ -174,7 +267,9 @@ function buildSubagents(
         { subagent: sub.name, maxSubagentDepth: spec.maxDepth },
       );
     }
-    const own = sub.model ? spec.resolveModel(sub.model) : { model: spec.model, profile: spec.profile };
+    const own = sub.model
+      ? spec.resolveModel(sub.model)
+      : { model: spec.model, profile: spec.profile };
     const child = buildStack({
       ...spec,
       model: own.model,
@@ -188,7 +283,14 @@ function buildSubagents(
       depth: spec.depth + 1,
       path: `${where}.`,
       extraMiddleware: [],
+      // Its own interruptOn replaces the parent's (like permissions); otherwise it inherits.
+      interruptOn:
+        sub.interruptOn !== undefined
+          ? validateInterruptOn(sub.interruptOn, `${where}.interruptOn`)
+          : spec.interruptOn,
+      interruptOnGiven: sub.interruptOn !== undefined,
     });
+    for (const reason of child.approvalReasons) reasons.add(reason);
     const runnable = createAgent({
       model: own.model,
       tools: child.tools,
@@ -236,7 +338,10 @@ export function registeredToolNames(agent: any): string[] {
 
 // A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them),
 // its profile exclusions and description overrides.
-function rebuildWith(middleware: any, settings: Parameters<NonNullable<ReturnType<typeof surfacePlanOf>>["rebuild"] & {}>[0]) {
+function rebuildWith(
+  middleware: any,
+  settings: Parameters<NonNullable<ReturnType<typeof surfacePlanOf>>["rebuild"] & {}>[0],
+) {
   const plan = surfacePlanOf(middleware);
   if (plan?.rebuild) return plan.rebuild(settings);
   if (settings.permissions?.length) {
@@ -254,6 +359,7 @@ function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<str
   const copy = { ...middleware, tools: middleware.tools.filter((t: any) => !names.has(t.name)) };
   const plan = surfacePlanOf(middleware);
   if (plan) Object.defineProperty(copy, Symbol.for("delve.surfacePlan"), { value: plan });
+  setPathApprovalGate(copy, pathApprovalGateOf(middleware));
   return copy;
 }
 

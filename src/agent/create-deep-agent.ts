@@ -4,7 +4,8 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { surfacePlanOf, type SurfacePlan } from "../middleware/surface-plan.js";
+import type { InterruptOn } from "../middleware/approval.js";
+import { type SurfacePlan, surfacePlanOf } from "../middleware/surface-plan.js";
 import { type ToolErrorsOption, validateToolErrorsOption } from "../middleware/tool-errors.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
@@ -19,7 +20,7 @@ import {
   visibleToolNames,
 } from "./assemble.js";
 import { debugMiddleware } from "./debug.js";
-import { checkOptionKeys } from "./options.js";
+import { checkOptionKeys, validateInterruptOn } from "./options.js";
 import type { CompiledSubAgent, SubAgent } from "./subagent-specs.js";
 import { type AgentTool, type NormalizedTool, normalizeTools } from "./user-tools.js";
 
@@ -65,10 +66,16 @@ export interface CreateDeepAgentOptions {
   toolErrors?: ToolErrorsOption;
   /** A user tool named like a built-in replaces it; this says whether to warn (default), error or stay silent. */
   onToolNameConflict?: "warn" | "error" | "ignore";
+  /**
+   * Tools that pause for a human decision before they run: `{ delete_order: true }` or
+   * `{ refund: { allowedDecisions: ["approve", "reject"], description } }`. Any tool of the
+   * agent (yours, MCP, built-in). Needs a `checkpointer`; resume with
+   * `new Command({ resume: { decisions } })`. The general-purpose subagent inherits it.
+   */
+  interruptOn?: InterruptOn;
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
   skills?: never;
   memory?: never;
-  interruptOn?: never;
   cache?: never;
 }
 
@@ -79,9 +86,9 @@ export type DeepAgent = ReturnType<typeof createAgent>;
  * Builds a deep agent on LangChain's `createAgent`: the file tools over a backend, a
  * `task` tool with a general-purpose subagent (and yours), an outermost tool-error layer,
  * harness profiles, your tools and middleware. The stack, outermost first:
- * ToolErrorsMiddleware, FilesystemMiddleware, SubAgentMiddleware, your middleware, the
- * profile's extra middleware, ToolExclusionMiddleware, and an inert recorder used by
- * `inspectSurface`.
+ * ToolErrorsMiddleware, ApprovalMiddleware (with `interruptOn` or `interrupt` path rules),
+ * FilesystemMiddleware, SubAgentMiddleware, your middleware, the profile's extra middleware,
+ * ToolExclusionMiddleware, and an inert recorder used by `inspectSurface`.
  *
  * @example
  * const agent = createDeepAgent({ model: "anthropic:claude-sonnet-4-6", tools: [getTicket] });
@@ -108,7 +115,9 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   const userMiddleware = [...(options.middleware ?? [])] as any[];
   checkMiddlewareList(userMiddleware);
   if (options.backend && userMiddleware.some((m) => m.name === "FilesystemMiddleware")) {
-    warnings.push("backend is ignored: the FilesystemMiddleware passed in middleware brings its own backend.");
+    warnings.push(
+      "backend is ignored: the FilesystemMiddleware passed in middleware brings its own backend.",
+    );
   }
 
   const key = profileKeyOf(model, options.profileKey);
@@ -129,10 +138,22 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     path: "",
     resolveModel: (m) => {
       const resolved = resolveModel(m);
-      return { model: resolved, profile: resolveProfile(profileKeyOf(resolved).key, options.profile) };
+      return {
+        model: resolved,
+        profile: resolveProfile(profileKeyOf(resolved).key, options.profile),
+      };
     },
     extraMiddleware: options.debug ? [debugMiddleware()] : [],
+    interruptOn: validateInterruptOn(options.interruptOn, "interruptOn"),
+    interruptOnGiven: true,
   });
+  if (stack.approvalReasons.length && !options.checkpointer) {
+    throw new ConfigurationError(
+      "CHECKPOINTER_REQUIRED",
+      `${stack.approvalReasons.join(", ")} pause${stack.approvalReasons.length === 1 ? "s" : ""} the run for a human decision, which needs a checkpointer to resume from: pass checkpointer: new MemorySaver() (or SqliteSaver from @langchain/langgraph-checkpoint-sqlite to survive restarts) and invoke with a thread_id.`,
+      { reasons: stack.approvalReasons },
+    );
+  }
   if (!maxDepth && options.subagents?.length) {
     throw new ConfigurationError(
       "SUBAGENT_DEPTH",

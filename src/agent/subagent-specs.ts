@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { AgentMiddleware } from "langchain";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import type { InterruptOn } from "../middleware/approval.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { AgentTool } from "./user-tools.js";
 
@@ -27,8 +28,11 @@ export interface SubAgent {
   permissions?: PermissionRule[];
   responseFormat?: unknown;
   subagents?: Array<SubAgent | CompiledSubAgent>;
-  /** Human approval per tool: comes with the approval feature. */
-  interruptOn?: never;
+  /**
+   * Human approval per tool, as `createDeepAgent`'s `interruptOn`; it replaces the parent's
+   * gates. Unset, the subagent inherits the parent's gates on the tools it has.
+   */
+  interruptOn?: InterruptOn;
 }
 
 /**
@@ -90,9 +94,6 @@ export function validateSubagents(
       if (!SPEC_FIELDS.includes(key)) fail(`${at} ("${s.name}") has unknown field "${key}".`);
     }
     if (typeof s.systemPrompt !== "string") fail(`${at} ("${s.name}") needs a systemPrompt.`);
-    if (s.interruptOn !== undefined) {
-      fail(`${at} ("${s.name}") interruptOn comes with human approval, which has not landed yet.`);
-    }
   });
   return list as Array<SubAgent | CompiledSubAgent>;
 }

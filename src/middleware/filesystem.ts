@@ -1,8 +1,8 @@
 import { StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
+import { assertBackendInstance } from "../backends/assert-backend.js";
 import { filesStateValue } from "../backends/files-state.js";
 import type { BackendProtocol } from "../backends/protocol.js";
-import { assertBackendInstance } from "../backends/assert-backend.js";
 import { StateBackend } from "../backends/state.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
@@ -15,7 +15,12 @@ import { createGrepTool } from "../tools/grep.js";
 import { createLsTool } from "../tools/ls.js";
 import { createReadFileTool } from "../tools/read-file.js";
 import { createWriteFileTool } from "../tools/write-file.js";
-import { confineExecution, guardFromRules, refuseInterruptRules } from "./permission-guard.js";
+import {
+  confineExecution,
+  guardFromRules,
+  pathApprovalGate,
+  setPathApprovalGate,
+} from "./permission-guard.js";
 import { type HiddenTools, setSurfacePlan } from "./surface-plan.js";
 
 /** The file tools the filesystem middleware owns, in the order they are registered. */
@@ -43,7 +48,9 @@ export interface FilesystemMiddlewareOptions {
   tools?: readonly FsToolName[];
   /**
    * Path rules checked before every file tool call, in order; the first rule matching both
-   * operation and path wins, no match allows. See `PermissionRule`.
+   * operation and path wins, no match allows. See `PermissionRule`. An `interrupt` rule pauses
+   * the call for a human inside `createDeepAgent` (which then needs a checkpointer); used
+   * without the approval middleware, such paths are refused.
    */
   permissions?: readonly PermissionRule[];
   /** Tools hidden from the model by something outside this middleware (never mentioned). */
@@ -101,7 +108,6 @@ export function validateFsToolList(tools: readonly string[]): FsToolName[] {
  */
 export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) {
   const rules = validatePermissions(options.permissions ?? []);
-  refuseInterruptRules(rules);
   if (options.backend !== undefined) assertBackendInstance(options.backend, "backend");
   const backend = confineExecution(options.backend ?? new StateBackend(), rules);
   const names = validateFsToolList(options.tools ?? [...FS_TOOL_NAMES]);
@@ -136,6 +142,9 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
       });
     },
   });
+  // Rules in "interrupt" mode: the approval middleware asks this gate which calls need a human;
+  // without one (this middleware used alone), such paths are refused.
+  setPathApprovalGate(middleware, pathApprovalGate(rules, names));
   setSurfacePlan(middleware, {
     hidden,
     backend,
@@ -143,7 +152,10 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
       filesystemMiddleware({
         ...options,
         permissions: [...(extra.permissions ?? []), ...rules],
-        hiddenElsewhere: new Set([...(options.hiddenElsewhere ?? []), ...(extra.hiddenElsewhere ?? [])]),
+        hiddenElsewhere: new Set([
+          ...(options.hiddenElsewhere ?? []),
+          ...(extra.hiddenElsewhere ?? []),
+        ]),
         descriptions: { ...extra.descriptions, ...options.descriptions },
       }),
   });

@@ -1,9 +1,11 @@
+import { isUnder } from "../backends/paths.js";
 import type { BackendProtocol, PathRestrictable } from "../backends/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import {
   decide,
   decideDelete,
   deleteDeniedMessage,
+  describeRule,
   filterFileInfos,
   filterGrepMatches,
   literalRuleTargets,
@@ -11,11 +13,20 @@ import {
   permissionDeniedMessage,
 } from "../permissions/index.js";
 import type { FsGuard } from "../tools/fs-context.js";
+import { pathOrError } from "../tools/tool-output.js";
+import {
+  approvedReadRoots,
+  isPathApproved,
+  type PathApproval,
+  type PathApprovalGate,
+} from "./approval-scope.js";
 
 /**
  * Turns validated permission rules into the checks every file tool runs before it touches
  * the backend: first matching rule wins, deletes are checked against their whole subtree,
- * and listings and grep drop what may not be read.
+ * and listings and grep drop what may not be read. A path whose rule mode is `interrupt`
+ * passes only inside the approval scope of the tool call a human approved for exactly that
+ * operation and path (see approval-scope.ts); `deny` refuses whatever was approved.
  */
 export function guardFromRules(rules: readonly PermissionRule[]): FsGuard {
   if (rules.length === 0) {
@@ -29,32 +40,116 @@ export function guardFromRules(rules: readonly PermissionRule[]): FsGuard {
   }
   const check = (operation: "read" | "write", path: string) => {
     const decision = decide(rules, operation, path);
-    return decision.mode === "allow"
-      ? undefined
-      : permissionDeniedMessage(operation, path, decision);
+    if (decision.mode === "allow") return undefined;
+    if (decision.mode === "interrupt" && isPathApproved(operation, path)) return undefined;
+    return permissionDeniedMessage(operation, path, decision);
   };
   return {
     read: (path) => check("read", path),
     write: (path) => check("write", path),
     delete: (path) => {
       const decision = decideDelete(rules, path);
-      return decision.mode === "allow" ? undefined : deleteDeniedMessage(path, decision);
+      if (decision.mode === "allow") return undefined;
+      if (decision.mode === "interrupt" && isPathApproved("delete", path)) return undefined;
+      return deleteDeniedMessage(path, decision);
     },
-    visibleInfos: (infos) => filterFileInfos(rules, infos),
-    visibleMatches: (matches) => filterGrepMatches(rules, matches),
+    visibleInfos: (infos) => withApprovedReads(rules, infos, filterFileInfos(rules, infos)),
+    visibleMatches: (matches) =>
+      withApprovedReads(rules, matches, filterGrepMatches(rules, matches)),
   };
 }
 
-/** Refuses rules whose interrupt mode needs human approval (not landed yet). */
-export function refuseInterruptRules(rules: readonly PermissionRule[]): void {
-  const index = rules.findIndex((r) => r.mode === "interrupt");
-  if (index >= 0) {
-    throw new ConfigurationError(
-      "NOT_IMPLEMENTED",
-      `permissions[${index}] uses mode "interrupt", which needs human approval; that has not landed yet. Use "deny" or "allow".`,
-      { index },
+// Inside an approved read of a directory (ls), entries below it that need approval to read
+// are shown too: the human approved reading that directory. Denied entries stay hidden.
+function withApprovedReads<T extends { path: string }>(
+  rules: readonly PermissionRule[],
+  all: readonly T[],
+  visible: T[],
+): T[] {
+  const roots = approvedReadRoots();
+  if (roots.length === 0 || visible.length === all.length) return visible;
+  return all.filter((item) => {
+    const decision = decide(rules, "read", item.path);
+    if (decision.mode === "allow") return true;
+    const path = item.path.length > 1 ? item.path.replace(/\/+$/, "") : item.path;
+    return decision.mode === "interrupt" && roots.some((root) => isUnder(path, root));
+  });
+}
+
+/** Where each file tool finds its path and which permission it asks for. */
+const GATED_FILE_TOOLS: Record<
+  string,
+  { arg: string; operation: PathApproval["operation"]; fallback?: string }
+> = {
+  ls: { arg: "path", operation: "read", fallback: "/" },
+  read_file: { arg: "file_path", operation: "read" },
+  write_file: { arg: "file_path", operation: "write" },
+  edit_file: { arg: "file_path", operation: "write" },
+  delete: { arg: "file_path", operation: "delete" },
+};
+
+/**
+ * The approval gate of a set of rules: for a call of one of `toolNames` whose path the rules
+ * put in `interrupt` mode, what to ask a human. glob and grep never ask (they only hide what
+ * needs approval); a path a tool would refuse as malformed, or one a rule denies, is not
+ * asked about (the tool refuses it). Undefined when no rule interrupts.
+ *
+ * @example
+ * const gate = pathApprovalGate(rules, ["write_file"]);
+ * gate?.({ name: "write_file", args: { file_path: "/policies/a.md", content: "" } })
+ * // { operation: "write", path: "/policies/a.md", reason: "write to /policies/a.md needs human approval under rule 1 (interrupt write /policies/**)." }
+ */
+export function pathApprovalGate(
+  rules: readonly PermissionRule[],
+  toolNames: readonly string[],
+): PathApprovalGate | undefined {
+  if (!rules.some((r) => r.mode === "interrupt")) return undefined;
+  const names = new Set(toolNames);
+  return (call) => {
+    const spec = names.has(call.name) ? GATED_FILE_TOOLS[call.name] : undefined;
+    if (!spec) return undefined;
+    const raw = (call.args as Record<string, unknown> | undefined)?.[spec.arg] ?? spec.fallback;
+    const checked = pathOrError(raw);
+    if ("error" in checked) return undefined;
+    const { path } = checked;
+    if (spec.operation === "delete") {
+      const decision = decideDelete(rules, path);
+      if (decision.mode !== "interrupt") return undefined;
+      const asking = decision.blocking.filter((m) => m.rule.mode === "interrupt");
+      const named = asking.map((m) => describeRule(m, "write")).join(", ");
+      return {
+        operation: "delete",
+        path,
+        reason: `removing ${path} needs human approval under ${named}.`,
+      };
+    }
+    const decision = decide(rules, spec.operation, path);
+    if (decision.mode !== "interrupt" || !decision.rule || decision.index === undefined)
+      return undefined;
+    const action = spec.operation === "read" ? `read of ${path}` : `write to ${path}`;
+    const rule = describeRule(
+      { rule: decision.rule, index: decision.index, pattern: decision.pattern },
+      spec.operation,
     );
-  }
+    return {
+      operation: spec.operation,
+      path,
+      reason: `${action} needs human approval under ${rule}.`,
+    };
+  };
+}
+
+const GATE = Symbol.for("delve.pathApprovalGate");
+
+/** Attaches a filesystem middleware's approval gate (non-enumerable, so copies must carry it). */
+export function setPathApprovalGate(middleware: object, gate: PathApprovalGate | undefined): void {
+  if (gate) Object.defineProperty(middleware, GATE, { value: gate, enumerable: false });
+}
+
+/** The approval gate a filesystem middleware carries, if its rules interrupt. */
+export function pathApprovalGateOf(middleware: unknown): PathApprovalGate | undefined {
+  if (typeof middleware !== "object" || middleware === null) return undefined;
+  return (middleware as Record<symbol, PathApprovalGate | undefined>)[GATE];
 }
 
 /**

@@ -3,6 +3,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware, MiddlewareError, ToolInvocationError } from "langchain";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { markFailures } from "../toolkit/result.js";
 
 /** Formats a caught tool error into the text the model receives. */
 export type ToolErrorFormatter = (error: unknown, toolCall: ToolCall) => string;
@@ -53,7 +54,7 @@ export function toolErrorsMiddleware(options: {
         return errorResult(call, `unknown tool "${call.name}". Available tools: ${visible}.`);
       }
       try {
-        return await handler(request);
+        return markFailures(await handler(request));
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error;
         const root = rootCause(error);
@@ -96,11 +97,35 @@ function messageOf(error: unknown): string {
 }
 
 function invalidArguments(call: ToolCall, error: ToolInvocationError): string {
-  const detail = messageOf(error.toolError)
+  const raw = messageOf(error.toolError)
     .replace(/^Received tool input did not match expected schema\s*/i, "")
-    .replace(/^Details:\s*/i, "")
-    .trim();
-  return `invalid arguments for ${call.name}${detail ? `: ${detail.replace(/\s+/g, " ")}` : ""}. Fix the arguments to match the tool's schema and retry.`;
+    .replace(/^Details:\s*/i, "");
+  const problems = raw
+    // zod's pretty errors put the path on the next line: "✖ Too big ...\n  → at days".
+    .replace(/✖ (.+)\n\s*→ at (.+)/g, (_m, problem, path) => `"${path}": ${problem}`)
+    .split("\n")
+    .map(explainSchemaError)
+    .filter((line): line is string => Boolean(line));
+  const detail = problems.length ? `: ${problems.join("; ")}` : "";
+  return `invalid arguments for ${call.name}${detail}. Fix the arguments and retry.`;
+}
+
+// Rewrites JSON-schema validator lines ("#/properties/x/enum: ...") into plain words.
+function explainSchemaError(line: string): string | undefined {
+  const text = line.trim();
+  if (!text || /^#\/properties: Property ".*" does not match schema\.?$/.test(text)) return undefined;
+  const required = text.match(/^#\/required: Instance does not have required property "(.+)"\.?$/);
+  if (required) return `"${required[1]}" is required`;
+  const enumFail = text.match(/^#\/properties\/([^/]+)\/enum: Instance does not match any of (\[.*\])\.?$/);
+  if (enumFail) {
+    const options = (JSON.parse(enumFail[2]!) as unknown[]).map(String).join(", ");
+    return `"${enumFail[1]}" must be one of: ${options}`;
+  }
+  const typeFail = text.match(/^#\/properties\/([^/]+)\/type: Instance type "(.+)" is invalid\. Expected "(.+)"\.?$/);
+  if (typeFail) return `"${typeFail[1]}" must be ${typeFail[3]}, not ${typeFail[2]}`;
+  const other = text.match(/^#\/properties\/([^/]+)\/[a-zA-Z]+: (.+?)\.?$/);
+  if (other) return `"${other[1]}": ${other[2]}`;
+  return text.replace(/\s+/g, " ");
 }
 
 function errorResult(call: ToolCall, text: string): ToolMessage {

@@ -4,16 +4,17 @@ import { describeBackendError, errorMessage, pathOrError } from "./tool-output.j
 
 export const DELETE_TOOL_NAME = "delete";
 
-/** The `delete` description. */
-export function deleteDescription(): string {
-  return "Delete a file, or a directory with everything under it. Permanent: there is no undo.";
+/** The `delete` description, mentioning only tools the model can see. */
+export function deleteDescription(ctx: Pick<FsToolContext, "mentions">): string {
+  const edit = ctx.mentions("edit_file") ? " To change a file, use edit_file instead." : "";
+  return `Delete a file, or a directory with everything under it. Permanent: there is no undo. Only when removal is wanted.${edit}`;
 }
 
 /** Builds the `delete` tool. */
 export function createDeleteTool(ctx: FsToolContext) {
   return defineTool<{ file_path: string }>({
     name: DELETE_TOOL_NAME,
-    description: deleteDescription(),
+    description: deleteDescription(ctx),
     schema: {
       type: "object",
       properties: { file_path: { type: "string" } },

@@ -13,9 +13,10 @@ export const GREP_TOOL_NAME = "grep";
 export const GREP_OUTPUT_MODES = ["files_with_matches", "content", "count"] as const;
 export type GrepOutputMode = (typeof GREP_OUTPUT_MODES)[number];
 
-/** The `grep` description. */
-export function grepDescription(): string {
-  return `Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (path:line:text), count (path: n). Narrow with path (a directory or file) and glob (e.g. *.md). Stops at ${DEFAULT_GREP_MAX_COUNT} matches and says so.`;
+/** The `grep` description, mentioning only tools the model can see. */
+export function grepDescription(ctx: Pick<FsToolContext, "mentions">): string {
+  const byName = ctx.mentions("glob") ? " To find files by name, use the glob tool." : "";
+  return `Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (path:line:text), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at ${DEFAULT_GREP_MAX_COUNT} matches and says so.${byName}`;
 }
 
 /** Renders matches in one of the three output modes. */
@@ -38,7 +39,7 @@ export function createGrepTool(ctx: FsToolContext) {
     output_mode?: GrepOutputMode;
   }>({
     name: GREP_TOOL_NAME,
-    description: grepDescription(),
+    description: grepDescription(ctx),
     schema: {
       type: "object",
       properties: {

@@ -8,6 +8,8 @@ import { describeBackendError, errorMessage, pathOrError, toolCallIdOf } from ".
 export const READ_FILE_TOOL_NAME = "read_file";
 /** Lines per page when the model gives no `limit`. */
 export const DEFAULT_READ_LINES = 100;
+/** The most lines one call may ask for. */
+export const MAX_READ_LINES = 2000;
 /** A source line longer than this is shown as continuation rows N, N.1, N.2, ... */
 export const MAX_ROW_CHARS = 5000;
 /** The rendered page is cut (at a whole line) past this many characters. */
@@ -115,7 +117,7 @@ export function createReadFileTool(ctx: FsToolContext) {
       properties: {
         file_path: { type: "string" },
         offset: { type: "integer", minimum: 0 },
-        limit: { type: "integer", minimum: 1 },
+        limit: { type: "integer", minimum: 1, maximum: MAX_READ_LINES },
       },
       required: ["file_path"],
     },

@@ -80,8 +80,12 @@ export function createTaskTool(subagents: readonly TaskSubagent[], description?:
     schema: {
       type: "object",
       properties: {
-        description: { type: "string", minLength: 1 },
-        subagent_type: { type: "string" },
+        description: {
+          type: "string",
+          minLength: 1,
+          description: "The whole task: goal, inputs, expected result.",
+        },
+        subagent_type: { type: "string", enum: subagents.map((s) => s.name) },
       },
       required: ["description", "subagent_type"],
     },

@@ -1,11 +1,6 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import {
-  ConfigurationError,
-  createDeepAgent,
-  filesystemMiddleware,
-  type PermissionRule,
-} from "../../src/index.js";
+import { createDeepAgent, filesystemMiddleware, type PermissionRule } from "../../src/index.js";
 import { ScriptedChatModel, type ScriptedToolCall } from "../../src/testing/index.js";
 
 const SEED = {
@@ -149,19 +144,5 @@ describe("path permissions on the file tools", () => {
         permissions: [{ operations: ["delete"], paths: ["/x"], mode: "deny" }] as any,
       }),
     ).toThrow(/permissions\[0\]/);
-  });
-
-  it('mode "interrupt" is refused until human approval lands', () => {
-    let error: unknown;
-    try {
-      createDeepAgent({
-        model: new ScriptedChatModel([]),
-        permissions: [{ operations: ["write"], paths: ["/policies/**"], mode: "interrupt" }],
-      });
-    } catch (e) {
-      error = e;
-    }
-    expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/interrupt/);
   });
 });

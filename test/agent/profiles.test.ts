@@ -93,7 +93,7 @@ describe("an excluded tool leaves no trace in the model's request", () => {
     // grep's own `glob` parameter is protocol, not the glob tool: take it out before searching.
     const withoutGrepParam = request
       .replace(/"glob":\{"type":"string"\}/g, "")
-      .replace("and glob (e.g. *.md)", "");
+      .replace("and glob (a file-name filter, e.g. *.md)", "");
     for (const name of excluded) {
       const mentions = withoutGrepParam.split(new RegExp(`\\b${name}\\b`)).length - 1;
       expect(mentions, `${name} in ${withoutGrepParam}`).toBe(0);

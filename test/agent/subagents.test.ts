@@ -41,7 +41,7 @@ describe("custom subagents and task", () => {
     const out = await createDeepAgent({ model }).invoke(user("x"));
     const [result] = results(out);
     expect(result!.status).toBe("error");
-    expect(result!.content).toMatch(/unknown subagent "writer"\. Available: general-purpose/);
+    expect(result!.content).toMatch(/"subagent_type" must be one of: general-purpose/);
   });
 
   it("a custom subagent runs with its own prompt and tools, from the parent's files", async () => {

@@ -6,7 +6,7 @@ describe("delete", () => {
   it("the model-facing text", () => {
     expect(surfaceText([toolNamed(fsTools().tools, "delete")])).toMatchInlineSnapshot(`
       "## delete
-      Delete a file, or a directory with everything under it. Permanent: there is no undo.
+      Delete a file, or a directory with everything under it. Permanent: there is no undo. Only when removal is wanted. To change a file, use edit_file instead.
       {"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}"
     `);
   });
