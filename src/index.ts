@@ -1,12 +1,37 @@
+export { todoListMiddleware } from "langchain";
 export {
   BUILTIN_TOOL_NAMES,
   type CreateDeepAgentOptions,
   createDeepAgent,
   type DeepAgent,
 } from "./agent/create-deep-agent.js";
+export type { CompiledSubAgent, SubAgent } from "./agent/subagent-specs.js";
 export type { AgentTool, ProviderToolDict, ToolDefinition } from "./agent/user-tools.js";
+export {
+  type BackendAccess,
+  type BackendOperation,
+  BackendWrapper,
+  type GuardedCall,
+} from "./backends/backend-wrapper.js";
+export { BaseSandbox } from "./backends/base-sandbox.js";
+export {
+  CompositeBackend,
+  type CompositeBackendOptions,
+  type PartialError,
+  type PartialErrors,
+} from "./backends/composite.js";
+export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem.js";
+export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/in-memory.js";
+export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
 export type * from "./backends/protocol.js";
+export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox.js";
 export { StateBackend } from "./backends/state.js";
+export {
+  StoreBackend,
+  type StoreBackendContext,
+  type StoreBackendOptions,
+  type StoreBackendUser,
+} from "./backends/store.js";
 export {
   ConfigurationError,
   DelveError,
@@ -20,6 +45,11 @@ export {
   type FsToolName,
   filesystemMiddleware,
 } from "./middleware/filesystem.js";
+export {
+  type MemoryMiddlewareOptions,
+  memoryMiddleware,
+} from "./middleware/memory.js";
+export { type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware/skills.js";
 export {
   GENERAL_PURPOSE_SUBAGENT,
   SUBAGENT_MIDDLEWARE_NAME,
@@ -42,6 +72,20 @@ export {
   type PermissionRule,
   validatePermissions,
 } from "./permissions/index.js";
+export {
+  type GeneralPurposeSubagentConfig,
+  getHarnessProfile,
+  type HarnessProfile,
+  registerHarnessProfile,
+  resetHarnessProfiles,
+  unregisterHarnessProfile,
+} from "./profiles/index.js";
+export { loadSkills } from "./skills/load-skills.js";
+export {
+  MAX_SKILL_DESCRIPTION_LENGTH,
+  MAX_SKILL_NAME_LENGTH,
+  type SkillMetadata,
+} from "./skills/skill-metadata.js";
 export { estimateTokens } from "./surface/estimate-tokens.js";
 export {
   type InspectSurfaceOptions,
@@ -54,48 +98,5 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
 } from "./testing/scripted-model.js";
-export {
-  type GeneralPurposeSubagentConfig,
-  getHarnessProfile,
-  type HarnessProfile,
-  registerHarnessProfile,
-  resetHarnessProfiles,
-  unregisterHarnessProfile,
-} from "./profiles/index.js";
-export type { CompiledSubAgent, SubAgent } from "./agent/subagent-specs.js";
-export {
-  StoreBackend,
-  type StoreBackendContext,
-  type StoreBackendOptions,
-  type StoreBackendUser,
-} from "./backends/store.js";
-export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/in-memory.js";
-export {
-  CompositeBackend,
-  type CompositeBackendOptions,
-  type PartialError,
-  type PartialErrors,
-} from "./backends/composite.js";
-export {
-  type BackendAccess,
-  type BackendOperation,
-  BackendWrapper,
-  type GuardedCall,
-} from "./backends/backend-wrapper.js";
-export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem.js";
-export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
-export { BaseSandbox } from "./backends/base-sandbox.js";
-export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox.js";
 export * from "./toolkit/index.js";
-export {
-  type MemoryMiddlewareOptions,
-  memoryMiddleware,
-} from "./middleware/memory.js";
-export { type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware/skills.js";
-export { loadSkills } from "./skills/load-skills.js";
-export {
-  MAX_SKILL_DESCRIPTION_LENGTH,
-  MAX_SKILL_NAME_LENGTH,
-  type SkillMetadata,
-} from "./skills/skill-metadata.js";
-export { todoListMiddleware } from "langchain";
+export { toolText } from "./toolkit/tool-text.js";

@@ -1,7 +1,6 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
-import { type CreateDeepAgentOptions, createDeepAgent } from "delve";
+import { type CreateDeepAgentOptions, createDeepAgent, fail, ok } from "delve";
 import { z } from "zod";
-import { fail, ok } from "../../src/toolkit/index.js";
 
 /** What the application tells the tools about the user; the model never sees or fills it. */
 export const IncidentContext = z.object({

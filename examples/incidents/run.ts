@@ -1,6 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { ScriptedChatModel } from "delve";
-import { failureStatusMiddleware } from "../../src/toolkit/index.js";
+import { failureStatusMiddleware, ScriptedChatModel } from "delve";
 import { createIncidentAgent, type IncidentContext, IncidentDesk } from "./incidents.js";
 
 // Seed 001's task, offline: "Look up INC-1024; if it is open, move it to investigating",

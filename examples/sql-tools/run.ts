@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { createDeepAgent, inspectSurface, ScriptedChatModel } from "delve";
-import { lintTools } from "../../src/toolkit/index.js";
+import { createDeepAgent, inspectSurface, lintTools, ScriptedChatModel } from "delve";
 import { createShopDatabase } from "./shop-db.js";
 import { createTableTools } from "./table-tools.js";
 

@@ -1,7 +1,6 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import type Database from "better-sqlite3";
-import { ConfigurationError } from "delve";
-import { fail, ok } from "../../src/toolkit/index.js";
+import { ConfigurationError, fail, ok } from "delve";
 import {
   type ColumnSpec,
   quoteIdent,

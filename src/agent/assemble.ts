@@ -1,6 +1,6 @@
 import { SystemMessage } from "@langchain/core/messages";
-import { createAgent } from "langchain";
 import type { BackendProtocol } from "../backends/protocol.js";
+import { StateBackend } from "../backends/state.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { approvalMiddleware, type NormalizedInterruptOn } from "../middleware/approval.js";
 import type { PathApprovalGate } from "../middleware/approval-scope.js";
@@ -11,8 +11,6 @@ import {
 } from "../middleware/filesystem.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../middleware/permission-guard.js";
 import {
-  GENERAL_PURPOSE_DESCRIPTION,
-  GENERAL_PURPOSE_PROMPT,
   GENERAL_PURPOSE_SUBAGENT,
   SUBAGENT_MIDDLEWARE_NAME,
   subAgentMiddleware,
@@ -24,18 +22,23 @@ import {
   toolErrorsMiddleware,
 } from "../middleware/tool-errors.js";
 import { toolExclusionMiddleware } from "../middleware/tool-exclusion.js";
-import { type PermissionRule, validatePermissions } from "../permissions/index.js";
+import type { PermissionRule } from "../permissions/index.js";
 import type { ResolvedProfile } from "../profiles/index.js";
 import { SURFACE_PROBE_NAME, surfaceProbeMiddleware } from "../surface/probe.js";
-import { TASK_TOOL_NAME, type TaskSubagent } from "../tools/task.js";
-import { checkInterruptOnNames, validateInterruptOn } from "./options.js";
+import { TASK_TOOL_NAME } from "../tools/task.js";
+import { buildSubagents } from "./build-subagents.js";
 import {
-  type CompiledSubAgent,
-  isCompiledSubAgent,
-  type SubAgent,
-  validateSubagents,
-} from "./subagent-specs.js";
-import { type NormalizedTool, normalizeTools } from "./user-tools.js";
+  CONTEXT_LAYER_NAMES,
+  type ContextSettings,
+  contextLayers,
+  harnessRouting,
+  withReplacements,
+} from "./context-layers.js";
+import { checkInterruptOnNames } from "./options.js";
+import type { CompiledSubAgent, SubAgent } from "./subagent-specs.js";
+import type { NormalizedTool } from "./user-tools.js";
+
+const present = <T>(value: T | undefined): T[] => (value === undefined ? [] : [value]);
 
 /** Built-in tool names a user tool can shadow. */
 export const BUILTIN_TOOL_NAMES: readonly string[] = [...FS_TOOL_NAMES, TASK_TOOL_NAME];
@@ -70,6 +73,12 @@ export interface StackSpec {
    * is then an error. Inherited gates apply to whichever of the tools it has.
    */
   interruptOnGiven: boolean;
+  /** Context management: memory, skills, eviction, summarization, harness files. */
+  context: ContextSettings;
+  /** Set for subagents: the parent already mounted the harness directories. */
+  harness?: BackendProtocol;
+  /** The name used for this agent's transcript file (subagents). */
+  agentName?: string;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */
@@ -88,6 +97,7 @@ const DEFAULT_NAMES = [
   TOOL_ERRORS_MIDDLEWARE_NAME,
   FILESYSTEM_MIDDLEWARE_NAME,
   SUBAGENT_MIDDLEWARE_NAME,
+  ...Object.values(CONTEXT_LAYER_NAMES),
 ];
 
 /**
@@ -113,22 +123,64 @@ export function buildStack(spec: StackSpec): BuiltStack {
     toolErrorsMiddleware({ mode: spec.toolErrors, visibleTools: () => visible });
 
   const ownFs = replacement(FILESYSTEM_MIDDLEWARE_NAME);
-  const fsSettings = { permissions: spec.rules, hiddenElsewhere: hiddenByProfile, descriptions };
+  const baseBackend: BackendProtocol =
+    (ownFs ? surfacePlanOf(ownFs)?.backend : spec.backend) ?? new StateBackend();
+  const routing = spec.harness
+    ? { harness: spec.harness, agentBackend: baseBackend }
+    : harnessRouting(baseBackend, spec.context.harnessBackend);
+  const fsSettings = {
+    permissions: spec.rules,
+    hiddenElsewhere: hiddenByProfile,
+    descriptions,
+    ...(routing.agentBackend !== baseBackend ? { backend: routing.agentBackend } : {}),
+  };
   const filesystem = withoutTools(
     ownFs
       ? rebuildWith(ownFs, fsSettings)
-      : filesystemMiddleware({ backend: spec.backend, ...fsSettings }),
+      : filesystemMiddleware({ backend: routing.agentBackend, ...fsSettings }),
     shadowed,
   );
-  const fsBackend = surfacePlanOf(filesystem)?.backend ?? spec.backend;
+  const fsBackend: BackendProtocol = surfacePlanOf(filesystem)?.backend ?? routing.agentBackend;
+  const mentions = (tool: string) => visible.includes(tool);
+  const context = (agentName: string | undefined, main: boolean) =>
+    contextLayers(spec.context, {
+      model: spec.model,
+      harness: routing.harness,
+      files: fsBackend,
+      mentions,
+      agentName,
+      withMemory: main,
+      withSkills: true,
+    });
+  // A user middleware named like a context layer replaces it in place.
+  const own = withReplacements(context(spec.agentName, spec.depth === 0), replacement);
 
   const userExtras = spec.userMiddleware.filter((m) => !DEFAULT_NAMES.includes(m.name));
   const tools = spec.tools.map((t) => withDescription(t.value, descriptions[t.name]));
 
-  // Everything a subagent inherits: the errors layer, the file tools, the user's middleware.
-  const inherited = [errorsLayer, filesystem, ...userExtras];
+  // What the general-purpose subagent inherits, around its own summarization and skills.
+  const gpContext = withReplacements(context(GENERAL_PURPOSE_SUBAGENT, false), replacement);
+  const inherited = [
+    errorsLayer,
+    ...present(gpContext.eviction),
+    filesystem,
+    gpContext.patch,
+    ...present(gpContext.skills),
+    ...userExtras,
+  ];
   const reasons = new Set<string>();
-  const subagents = buildSubagents(spec, { tools, inherited, fsBackend, excludedBy }, reasons);
+  const subagents = buildSubagents(
+    spec,
+    {
+      tools,
+      inherited,
+      fsBackend,
+      harness: routing.harness,
+      excludedBy,
+      summarization: gpContext.summarization,
+    },
+    reasons,
+  );
   const subagentLayer =
     replacement(SUBAGENT_MIDDLEWARE_NAME) ??
     (subagents.length
@@ -137,11 +189,15 @@ export function buildStack(spec: StackSpec): BuiltStack {
 
   let middleware = [
     errorsLayer,
+    ...present(own.eviction),
     filesystem,
     ...(subagentLayer ? [withoutTools(subagentLayer, shadowed)] : []),
+    own.patch,
+    ...present(own.skills),
     ...userExtras,
     ...(spec.extraMiddleware ?? []),
     ...(profile.extraMiddleware ?? []),
+    ...present(own.memory),
   ];
   middleware = applyExcludedMiddleware(middleware, profile.excludedMiddleware ?? [], spec);
   if (excludedBy.size) middleware.push(toolExclusionMiddleware(excludedBy));
@@ -151,6 +207,8 @@ export function buildStack(spec: StackSpec): BuiltStack {
     middleware.splice(middleware.indexOf(errorsLayer) + 1, 0, approval.layer);
     for (const reason of approvalReasonsOf(spec, approval)) reasons.add(reason);
   }
+  // Innermost model-call layer: it measures the request exactly as sent.
+  middleware.push(...present(own.summarization));
   middleware.push(surfaceProbeMiddleware());
   return {
     middleware,
@@ -166,7 +224,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
  * (checked against the stack's registered tools when `strict`, else narrowed to them) and
  * the filesystem middleware's `interrupt` path rules (its own file tools only).
  */
-function approvalLayer(
+export function approvalLayer(
   spec: StackSpec,
   middleware: any[],
   tools: any[],
@@ -217,92 +275,6 @@ export function composeSystemPrompt(
   if (user === undefined || user === "") return extra;
   if (typeof user === "string") return `${user}\n\n${extra}`;
   return user.concat(new SystemMessage(`\n\n${extra}`));
-}
-
-function buildSubagents(
-  spec: StackSpec,
-  parent: {
-    tools: any[];
-    inherited: any[];
-    fsBackend?: BackendProtocol;
-    excludedBy: Map<string, string>;
-  },
-  reasons: Set<string>,
-): TaskSubagent[] {
-  const gp = spec.profile.profile.generalPurposeSubagent ?? {};
-  const list: TaskSubagent[] = [];
-  const specs = spec.subagents ? validateSubagents(spec.subagents, `${spec.path}subagents`) : [];
-  const overridesGp = specs.some((s) => s.name === GENERAL_PURPOSE_SUBAGENT);
-  if (spec.generalPurpose && gp.enabled !== false && !overridesGp) {
-    const [errorsLayer, ...rest] = parent.inherited;
-    // The general-purpose subagent inherits the parent's gates on the tools it has.
-    const approval = approvalLayer(spec, parent.inherited, parent.tools, false);
-    list.push({
-      name: GENERAL_PURPOSE_SUBAGENT,
-      description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
-      runnable: createAgent({
-        model: spec.model,
-        tools: parent.tools,
-        systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
-        middleware: [
-          errorsLayer,
-          ...(approval ? [approval.layer] : []),
-          ...rest,
-          ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
-        ],
-        name: GENERAL_PURPOSE_SUBAGENT,
-      } as any) as any,
-    });
-  }
-  specs.forEach((sub, index) => {
-    if (isCompiledSubAgent(sub)) {
-      list.push({ name: sub.name, description: sub.description, runnable: sub.runnable });
-      return;
-    }
-    const where = `${spec.path}subagents[${index}] ("${sub.name}")`;
-    if (sub.subagents?.length && spec.depth + 2 > spec.maxDepth) {
-      throw new ConfigurationError(
-        "SUBAGENT_DEPTH",
-        `${where} lists subagents, which would nest ${spec.depth + 2} levels deep; maxSubagentDepth is ${spec.maxDepth}. Raise maxSubagentDepth or flatten the tree.`,
-        { subagent: sub.name, maxSubagentDepth: spec.maxDepth },
-      );
-    }
-    const own = sub.model
-      ? spec.resolveModel(sub.model)
-      : { model: spec.model, profile: spec.profile };
-    const child = buildStack({
-      ...spec,
-      model: own.model,
-      profile: own.profile,
-      tools: sub.tools ? normalizeTools(sub.tools) : spec.tools,
-      userMiddleware: sub.middleware ? [...sub.middleware] : spec.userMiddleware,
-      backend: parent.fsBackend,
-      rules: sub.permissions ? validatePermissions(sub.permissions) : spec.rules,
-      subagents: sub.subagents,
-      generalPurpose: false,
-      depth: spec.depth + 1,
-      path: `${where}.`,
-      extraMiddleware: [],
-      // Its own interruptOn replaces the parent's (like permissions); otherwise it inherits.
-      interruptOn:
-        sub.interruptOn !== undefined
-          ? validateInterruptOn(sub.interruptOn, `${where}.interruptOn`)
-          : spec.interruptOn,
-      interruptOnGiven: sub.interruptOn !== undefined,
-    });
-    for (const reason of child.approvalReasons) reasons.add(reason);
-    const runnable = createAgent({
-      model: own.model,
-      tools: child.tools,
-      systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
-      middleware: child.middleware,
-      responseFormat: sub.responseFormat,
-      name: sub.name,
-    } as any);
-    child.setVisible(visibleToolNames(runnable, child.middleware));
-    list.push({ name: sub.name, description: sub.description, runnable: runnable as any });
-  });
-  return list;
 }
 
 // Removes middleware a profile excludes. A per-agent profile naming nothing is an error.

@@ -19,6 +19,7 @@ import {
   registeredToolNames,
   visibleToolNames,
 } from "./assemble.js";
+import type { ContextSettings } from "./context-layers.js";
 import { debugMiddleware } from "./debug.js";
 import { checkOptionKeys, validateInterruptOn } from "./options.js";
 import type { CompiledSubAgent, SubAgent } from "./subagent-specs.js";
@@ -73,9 +74,21 @@ export interface CreateDeepAgentOptions {
    * `new Command({ resume: { decisions } })`. The general-purpose subagent inherits it.
    */
   interruptOn?: InterruptOn;
+  /** Files loaded into the system prompt (e.g. `["/AGENTS.md"]`), reloaded when they change. */
+  memory?: string[];
+  /** Directories whose `<name>/SKILL.md` front matter is listed in the prompt (e.g. `["/skills/"]`). */
+  skills?: string[];
+  /** Tool results above this many estimated tokens are saved to `/large_tool_results/` (default 20,000; null disables). */
+  toolTokenLimitBeforeEvict?: number | null;
+  /** Cap on evicted results kept per thread, oldest first (default 5 MB). */
+  maxEvictedBytesPerThread?: number;
+  /** The model's input window in tokens, when its LangChain profile does not give it. */
+  contextWindow?: number;
+  /** Summarization at 85% of the input window: settings, or false to turn it off. */
+  summarization?: ContextSettings["summarization"];
+  /** Where harness files (evicted results, transcripts) go. Default: the thread's state. */
+  harnessBackend?: BackendProtocol;
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
-  skills?: never;
-  memory?: never;
   cache?: never;
 }
 
@@ -136,6 +149,15 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     maxDepth,
     strictExclusions: Boolean(options.profile?.excludedMiddleware?.length),
     path: "",
+    context: {
+      memory: options.memory,
+      skills: options.skills,
+      toolTokenLimitBeforeEvict: options.toolTokenLimitBeforeEvict,
+      maxEvictedBytesPerThread: options.maxEvictedBytesPerThread,
+      contextWindow: options.contextWindow,
+      summarization: options.summarization,
+      harnessBackend: options.harnessBackend,
+    },
     resolveModel: (m) => {
       const resolved = resolveModel(m);
       return {

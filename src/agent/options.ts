@@ -32,12 +32,15 @@ export const KNOWN_OPTIONS = [
   "profile",
   "profileKey",
   "maxSubagentDepth",
+  "toolTokenLimitBeforeEvict",
+  "maxEvictedBytesPerThread",
+  "contextWindow",
+  "summarization",
+  "harnessBackend",
 ] as const;
 
 /** Options whose feature has not landed: passing one throws NOT_IMPLEMENTED. */
 const NOT_LANDED: Record<string, string> = {
-  skills: "skills come with the context-management issue",
-  memory: "memory files come with the context-management issue",
   cache: "node caching is not supported yet",
 };
 

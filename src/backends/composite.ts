@@ -19,6 +19,7 @@ import type {
   GrepOptions,
   GrepResult,
   LsResult,
+  PathRestrictable,
   ReadOptions,
   ReadResult,
   WriteResult,
@@ -79,7 +80,19 @@ export class CompositeBackend implements BackendProtocol {
     if (typeof fallback.execute === "function") {
       this.execute = (command, opts) => fallback.execute!(command, opts);
     }
+    // Commands run on the default backend only, so it alone needs confining.
+    const restrictable = fallback as Partial<PathRestrictable>;
+    if (typeof restrictable.restrictPaths === "function") {
+      this.restrictPaths = (rules) =>
+        new CompositeBackend({
+          default: restrictable.restrictPaths!(rules),
+          routes: Object.fromEntries(this.#table.routes.map((r) => [r.prefix, r.backend])),
+        });
+    }
   }
+
+  /** Present when the default backend can confine its commands (see `PathRestrictable`). */
+  declare restrictPaths?: PathRestrictable["restrictPaths"];
 
   /** The default backend. */
   get defaultBackend(): BackendProtocol {

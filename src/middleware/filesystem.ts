@@ -157,6 +157,7 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
           ...(extra.hiddenElsewhere ?? []),
         ]),
         descriptions: { ...extra.descriptions, ...options.descriptions },
+        backend: extra.backend ?? options.backend,
       }),
   });
   return middleware;

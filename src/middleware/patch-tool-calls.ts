@@ -64,8 +64,9 @@ export function patchToolCalls(messages: readonly BaseMessage[]): BaseMessage[] 
 }
 
 /**
- * Patches dangling tool calls before every model call (see `patchToolCalls`), rewriting the
- * thread's messages so the fix is saved, not redone on each call.
+ * Patches dangling tool calls when a run starts (see `patchToolCalls`), rewriting the
+ * thread's messages so the fix is saved. Dangling calls come from runs that ended early, so
+ * once per run is enough, and it costs no graph node per step.
  *
  * @example
  * createDeepAgent({ model, checkpointer, middleware: [patchToolCallsMiddleware()] });
@@ -73,7 +74,7 @@ export function patchToolCalls(messages: readonly BaseMessage[]): BaseMessage[] 
 export function patchToolCallsMiddleware() {
   return createMiddleware({
     name: PATCH_TOOL_CALLS_MIDDLEWARE_NAME,
-    beforeModel: (state) => {
+    beforeAgent: (state) => {
       const patched = patchToolCalls(state.messages);
       if (!patched) return undefined;
       return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...patched] } as any;

@@ -1,7 +1,6 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, REMOVE_ALL_MESSAGES, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
 import { filesStateValue } from "../backends/files-state.js";
 import type { BackendProtocol } from "../backends/protocol.js";
 import { StateBackend } from "../backends/state.js";
@@ -36,9 +35,6 @@ export type { KeepPolicy } from "./summarization/cutoff.js";
 export const SUMMARIZATION_MIDDLEWARE_NAME = "SummarizationMiddleware";
 /** Default share of the input window at which older messages are summarised. */
 export const DEFAULT_SUMMARIZATION_TRIGGER = 0.85;
-
-// The rewrite decided during a model call, applied to the thread's messages right after it.
-const PENDING_KEY = "_delveSummarization";
 
 export interface SummarizationOptions {
   /**
@@ -129,7 +125,6 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
     name: SUMMARIZATION_MIDDLEWARE_NAME,
     stateSchema: new StateSchema({
       files: filesStateValue(),
-      [PENDING_KEY]: z.any().optional(),
     }),
     wrapModelCall: async (request, handler) => {
       // A surface inspection never calls (or resolves) the model: nothing to summarise.
@@ -174,11 +169,19 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
       }
       // A structured response is not an AIMessage and must come back as it is.
       if (!plan || !AIMessage.isInstance(response)) return response as AIMessage;
-      return new Command({ update: { [PENDING_KEY]: plan } });
+      // Rewrite the thread in the same step (no extra graph node per step): the response
+      // keeps its id, so LangChain's own append of it is replaced, not doubled.
+      response.id ??= `summarized-${crypto.randomUUID()}`;
+      return new Command({
+        update: {
+          messages: [
+            new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+            ...applyCompaction((request.state as any).messages ?? [], plan),
+            response,
+          ],
+        },
+      });
     },
-    afterModel: (state: any) => applyPending(state),
-    // A hook that jumped past afterModel (e.g. an approval) can leave the rewrite pending.
-    beforeModel: (state: any) => applyPending(state),
   });
 
   // Shortens old file arguments, then (if still needed, or forced) summarises old messages.
@@ -209,18 +212,6 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
 }
 
 // Rewrites the thread's messages with the compaction the last model call used.
-function applyPending(state: Record<string, any>) {
-  const plan = state[PENDING_KEY] as Compaction | undefined | null;
-  if (!plan) return undefined;
-  return {
-    messages: [
-      new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
-      ...applyCompaction(state.messages, plan),
-    ],
-    [PENDING_KEY]: null,
-  } as any;
-}
-
 /**
  * A compaction applied to a message list: summarised messages removed (by id), shortened
  * ones swapped in (by id), and the summary, if any, first.

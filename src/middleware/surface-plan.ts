@@ -16,6 +16,8 @@ export interface SurfacePlan {
     permissions?: readonly PermissionRule[];
     hiddenElsewhere?: ReadonlySet<string>;
     descriptions?: Readonly<Record<string, string>>;
+    /** A backend replacing its own (its own with harness directories mounted). */
+    backend?: BackendProtocol;
   }) => object;
 }
 

@@ -113,15 +113,20 @@ function invalidArguments(call: ToolCall, error: ToolInvocationError): string {
 // Rewrites JSON-schema validator lines ("#/properties/x/enum: ...") into plain words.
 function explainSchemaError(line: string): string | undefined {
   const text = line.trim();
-  if (!text || /^#\/properties: Property ".*" does not match schema\.?$/.test(text)) return undefined;
+  if (!text || /^#\/properties: Property ".*" does not match schema\.?$/.test(text))
+    return undefined;
   const required = text.match(/^#\/required: Instance does not have required property "(.+)"\.?$/);
   if (required) return `"${required[1]}" is required`;
-  const enumFail = text.match(/^#\/properties\/([^/]+)\/enum: Instance does not match any of (\[.*\])\.?$/);
+  const enumFail = text.match(
+    /^#\/properties\/([^/]+)\/enum: Instance does not match any of (\[.*\])\.?$/,
+  );
   if (enumFail) {
     const options = (JSON.parse(enumFail[2]!) as unknown[]).map(String).join(", ");
     return `"${enumFail[1]}" must be one of: ${options}`;
   }
-  const typeFail = text.match(/^#\/properties\/([^/]+)\/type: Instance type "(.+)" is invalid\. Expected "(.+)"\.?$/);
+  const typeFail = text.match(
+    /^#\/properties\/([^/]+)\/type: Instance type "(.+)" is invalid\. Expected "(.+)"\.?$/,
+  );
   if (typeFail) return `"${typeFail[1]}" must be ${typeFail[3]}, not ${typeFail[2]}`;
   const other = text.match(/^#\/properties\/([^/]+)\/[a-zA-Z]+: (.+?)\.?$/);
   if (other) return `"${other[1]}": ${other[2]}`;

@@ -23,7 +23,8 @@ export function toolExclusionMiddleware(excludedBy: ReadonlyMap<string, string>)
       const call = request.toolCall;
       if (!excludedBy.has(call.name)) return handler(request);
       return new ToolMessage({
-        content: "Error: that tool is not available to you. Continue with the tools you were given.",
+        content:
+          "Error: that tool is not available to you. Continue with the tools you were given.",
         tool_call_id: call.id ?? "",
         name: call.name,
         status: "error",

@@ -40,7 +40,12 @@ export function profileKeyOf(model: unknown, profileKey?: string): ProfileKey {
     const provider = CLASS_PROVIDER[proto.constructor?.name];
     if (provider) {
       const m = model as { model?: unknown; modelName?: unknown };
-      const name = typeof m.model === "string" ? m.model : typeof m.modelName === "string" ? m.modelName : undefined;
+      const name =
+        typeof m.model === "string"
+          ? m.model
+          : typeof m.modelName === "string"
+            ? m.modelName
+            : undefined;
       return { key: name ? `${provider}:${name}` : provider, provider, source: "model class" };
     }
     proto = Object.getPrototypeOf(proto);

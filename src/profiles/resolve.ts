@@ -19,7 +19,10 @@ export interface ResolvedProfile {
  * @example
  * resolveProfile("deepseek:deepseek-v4-flash", { systemPromptSuffix: "Be brief." })
  */
-export function resolveProfile(key: string | undefined, perAgent?: HarnessProfile): ResolvedProfile {
+export function resolveProfile(
+  key: string | undefined,
+  perAgent?: HarnessProfile,
+): ResolvedProfile {
   const layers: Array<[string, HarnessProfile]> = [];
   const add = (k: string) => {
     const found = getHarnessProfile(k);
@@ -36,7 +39,8 @@ export function resolveProfile(key: string | undefined, perAgent?: HarnessProfil
   const excludedBy = new Map<string, string>();
   for (const [k, layer] of layers) {
     profile = mergeProfiles(profile, layer);
-    for (const tool of layer.excludedTools ?? []) if (!excludedBy.has(tool)) excludedBy.set(tool, k);
+    for (const tool of layer.excludedTools ?? [])
+      if (!excludedBy.has(tool)) excludedBy.set(tool, k);
   }
   return { profile, applied: layers.map(([k]) => k), excludedBy };
 }

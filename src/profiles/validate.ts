@@ -41,7 +41,8 @@ export function validateProfile(profile: unknown, where: string): HarnessProfile
       fail("toolDescriptionOverrides must map tool names to descriptions.");
     }
     for (const [name, text] of Object.entries(overrides as object)) {
-      if (typeof text !== "string" || !text.trim()) fail(`toolDescriptionOverrides.${name} must be a non-empty string.`);
+      if (typeof text !== "string" || !text.trim())
+        fail(`toolDescriptionOverrides.${name} must be a non-empty string.`);
     }
   }
   if (p.extraMiddleware !== undefined) {
@@ -55,10 +56,13 @@ export function validateProfile(profile: unknown, where: string): HarnessProfile
     if (typeof gp !== "object" || gp === null) fail("generalPurposeSubagent must be an object.");
     for (const key of Object.keys(gp)) {
       if (!["enabled", "description", "systemPrompt"].includes(key)) {
-        fail(`generalPurposeSubagent has unknown field "${key}" (enabled, description, systemPrompt).`);
+        fail(
+          `generalPurposeSubagent has unknown field "${key}" (enabled, description, systemPrompt).`,
+        );
       }
     }
-    if (gp.enabled !== undefined && typeof gp.enabled !== "boolean") fail("generalPurposeSubagent.enabled must be a boolean.");
+    if (gp.enabled !== undefined && typeof gp.enabled !== "boolean")
+      fail("generalPurposeSubagent.enabled must be a boolean.");
   }
   return p as HarnessProfile;
 }

@@ -27,7 +27,10 @@ describe("permissions never leave a silent hole through execute", () => {
 
   it("LocalShellBackend without rules builds, and execute is visible", () => {
     expect(() =>
-      createDeepAgent({ model: new ScriptedChatModel([]), backend: new LocalShellBackend({ rootDir: root }) }),
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        backend: new LocalShellBackend({ rootDir: root }),
+      }),
     ).not.toThrow();
   });
 });
@@ -36,7 +39,10 @@ describe("backends are passed as instances", () => {
   it("a factory function is a construction error that says what to do", () => {
     let error: unknown;
     try {
-      createDeepAgent({ model: new ScriptedChatModel([]), backend: (() => new LocalShellBackend({ rootDir: root })) as any });
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        backend: (() => new LocalShellBackend({ rootDir: root })) as any,
+      });
     } catch (e) {
       error = e;
     }

@@ -26,9 +26,18 @@ class ChatAnthropic extends ScriptedChatModel {
 describe("harness profiles: the seed's experiments", () => {
   it("§6.3: a provider profile excluding write_file, edit_file, delete: 10 registered, 6 visible", async () => {
     registerHarnessProfile("deepseek", { excludedTools: WRITERS });
-    const report = await inspectSurface(createDeepAgent({ model: DEEPSEEK, tools: [getTicketTool()] }));
+    const report = await inspectSurface(
+      createDeepAgent({ model: DEEPSEEK, tools: [getTicketTool()] }),
+    );
     expect(report.registered).toHaveLength(10);
-    expect(report.visible.sort()).toEqual(["get_ticket", "glob", "grep", "ls", "read_file", "task"]);
+    expect(report.visible.sort()).toEqual([
+      "get_ticket",
+      "glob",
+      "grep",
+      "ls",
+      "read_file",
+      "task",
+    ]);
     expect(report.hidden).toContainEqual({
       name: "delete",
       reason: 'excluded by harness profile "deepseek"',
@@ -104,7 +113,9 @@ describe("an excluded tool leaves no trace in the model's request", () => {
   it("the unknown-tool message lists only visible tools", async () => {
     registerHarnessProfile("*", { excludedTools: ["delete"] });
     const model = new ScriptedChatModel([{ toolCalls: [{ name: "nope", args: {} }] }, "ok"]);
-    const out = await createDeepAgent({ model }).invoke({ messages: [{ role: "user", content: "x" }] });
+    const out = await createDeepAgent({ model }).invoke({
+      messages: [{ role: "user", content: "x" }],
+    });
     const result = out.messages.find((m: unknown) => ToolMessage.isInstance(m)) as ToolMessage;
     expect(result.content).toMatch(/Available tools: /);
     expect(result.content).not.toMatch(/\bdelete\b/);
@@ -128,7 +139,9 @@ describe("the registry", () => {
     registerHarnessProfile("*", { systemPromptSuffix: "star", excludedTools: ["glob"] });
     registerHarnessProfile("deepseek", { systemPromptSuffix: "provider", excludedTools: ["grep"] });
     registerHarnessProfile(DEEPSEEK, { systemPromptSuffix: "exact" });
-    const report = await inspectSurface(createDeepAgent({ model: DEEPSEEK, systemPrompt: "User." }));
+    const report = await inspectSurface(
+      createDeepAgent({ model: DEEPSEEK, systemPrompt: "User." }),
+    );
     expect(report.systemPrompt).toBe("User.\n\nexact");
     expect(report.visible).not.toContain("glob");
     expect(report.visible).not.toContain("grep");
@@ -148,10 +161,16 @@ describe("the registry", () => {
   it("a per-agent profile applies last and leaves the registry unchanged", async () => {
     registerHarnessProfile("deepseek", { systemPromptSuffix: "registered" });
     const report = await inspectSurface(
-      createDeepAgent({ model: DEEPSEEK, profile: { systemPromptSuffix: "mine", excludedTools: ["ls"] } }),
+      createDeepAgent({
+        model: DEEPSEEK,
+        profile: { systemPromptSuffix: "mine", excludedTools: ["ls"] },
+      }),
     );
     expect(report.systemPrompt).toBe("mine");
-    expect(report.hidden).toContainEqual({ name: "ls", reason: 'excluded by harness profile "agent"' });
+    expect(report.hidden).toContainEqual({
+      name: "ls",
+      reason: 'excluded by harness profile "agent"',
+    });
     expect(getHarnessProfile("deepseek")).toEqual({ systemPromptSuffix: "registered" });
   });
 
@@ -211,16 +230,22 @@ describe("profile fields", () => {
     });
     expect((await inspectSurface(agent)).visible).toContain("read_file");
     expect(() =>
-      createDeepAgent({ model: new ScriptedChatModel([]), profile: { excludedMiddleware: ["FilesystemMiddleware"] } }),
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        profile: { excludedMiddleware: ["FilesystemMiddleware"] },
+      }),
     ).toThrow(/cannot remove FilesystemMiddleware/);
-    expect(() => registerHarnessProfile("x", { excludedMiddleware: ["SubAgentMiddleware"] })).toThrow(
-      /cannot remove SubAgentMiddleware/,
-    );
+    expect(() =>
+      registerHarnessProfile("x", { excludedMiddleware: ["SubAgentMiddleware"] }),
+    ).toThrow(/cannot remove SubAgentMiddleware/);
   });
 
   it("an excludedMiddleware entry matching nothing: an error per agent, ignored when registered", () => {
     expect(() =>
-      createDeepAgent({ model: new ScriptedChatModel([]), profile: { excludedMiddleware: ["Nope"] } }),
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        profile: { excludedMiddleware: ["Nope"] },
+      }),
     ).toThrow(/excludes middleware "Nope"/);
     registerHarnessProfile("*", { excludedMiddleware: ["Nope"] });
     expect(() => createDeepAgent({ model: new ScriptedChatModel([]) })).not.toThrow();

@@ -67,7 +67,10 @@ describe("custom subagents and task", () => {
         },
       ],
     });
-    const out = await agent.invoke({ ...user("warranty?"), files: { "/kb/faq.md": "Warranty: 12 months" } });
+    const out = await agent.invoke({
+      ...user("warranty?"),
+      files: { "/kb/faq.md": "Warranty: 12 months" },
+    });
     expect(results(out)[0]!.content).toBe("FAQ: Warranty: 12 months");
     expect(shared.calls[1]!.tools).not.toContain("task"); // no task without its own subagents
   });
@@ -79,7 +82,10 @@ describe("custom subagents and task", () => {
         toolCalls: [
           { name: "write_file", args: { file_path: "/new.md", content: "made by the subagent" } },
           { name: "delete", args: { file_path: "/old.md" } },
-          { name: "edit_file", args: { file_path: "/keep.md", old_string: "v1", new_string: "v2" } },
+          {
+            name: "edit_file",
+            args: { file_path: "/keep.md", old_string: "v1", new_string: "v2" },
+          },
         ],
       },
       "tidied",
@@ -96,14 +102,23 @@ describe("custom subagents and task", () => {
 
   it("parallel tasks touching different files lose nothing", async () => {
     const model = new ScriptedChatModel([
-      { toolCalls: [task("general-purpose", "write a", "t1"), task("general-purpose", "write b", "t2")] },
-      (messages) => {
-        const which = String(messages.at(-1)!.content).includes("write a") ? "a" : "b";
-        return { toolCalls: [{ name: "write_file", args: { file_path: `/${which}.md`, content: which } }] };
+      {
+        toolCalls: [
+          task("general-purpose", "write a", "t1"),
+          task("general-purpose", "write b", "t2"),
+        ],
       },
       (messages) => {
         const which = String(messages.at(-1)!.content).includes("write a") ? "a" : "b";
-        return { toolCalls: [{ name: "write_file", args: { file_path: `/${which}.md`, content: which } }] };
+        return {
+          toolCalls: [{ name: "write_file", args: { file_path: `/${which}.md`, content: which } }],
+        };
+      },
+      (messages) => {
+        const which = String(messages.at(-1)!.content).includes("write a") ? "a" : "b";
+        return {
+          toolCalls: [{ name: "write_file", args: { file_path: `/${which}.md`, content: which } }],
+        };
       },
       "sub done",
       "sub done",
@@ -119,7 +134,12 @@ describe("custom subagents and task", () => {
       toolCalls: [{ name: "write_file", args: { file_path: "/plan.md", content: text } }],
     });
     const model = new ScriptedChatModel([
-      { toolCalls: [task("general-purpose", "plan A", "ta"), task("general-purpose", "plan B", "tb")] },
+      {
+        toolCalls: [
+          task("general-purpose", "plan A", "ta"),
+          task("general-purpose", "plan B", "tb"),
+        ],
+      },
       writer("plan from one"),
       writer("plan from two"),
       "wrote a plan",
@@ -132,7 +152,9 @@ describe("custom subagents and task", () => {
     expect(["plan from one", "plan from two"]).toContain(out.files["/plan.md"].content);
     const lastCall = model.calls.at(-1)!;
     const system = String(lastCall.messages[0]!.content);
-    expect(system).toMatch(/\/plan\.md was changed in parallel by subagents "general-purpose" \(call ta\) and "general-purpose" \(call tb\)/);
+    expect(system).toMatch(
+      /\/plan\.md was changed in parallel by subagents "general-purpose" \(call ta\) and "general-purpose" \(call tb\)/,
+    );
   });
 
   it("a failing subagent returns an error result and does not cancel its sibling", async () => {
@@ -168,11 +190,19 @@ describe("custom subagents and task", () => {
       runnable: {
         invoke: async (input: any) => {
           received = input;
-          return { messages: [{ type: "ai", content: "" }, new (await import("@langchain/core/messages")).AIMessage("Looks good.")] };
+          return {
+            messages: [
+              { type: "ai", content: "" },
+              new (await import("@langchain/core/messages")).AIMessage("Looks good."),
+            ],
+          };
         },
       },
     };
-    const model = new ScriptedChatModel([{ toolCalls: [task("reviewer", "review /brief.md")] }, "ok"]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [task("reviewer", "review /brief.md")] },
+      "ok",
+    ]);
     const out = await createDeepAgent({ model, subagents: [compiled] }).invoke({
       ...user("review"),
       files: { "/brief.md": "# Brief" },
@@ -188,7 +218,10 @@ describe("custom subagents and task", () => {
       // The structured-output tool LangChain binds for the schema (its name is LangChain's).
       (_messages, call) => ({
         toolCalls: [
-          { name: call.tools.find((t) => t.startsWith("extract"))!, args: { category: "logistics", urgent: true } },
+          {
+            name: call.tools.find((t) => t.startsWith("extract"))!,
+            args: { category: "logistics", urgent: true },
+          },
         ],
       }),
       "ok",
@@ -200,7 +233,9 @@ describe("custom subagents and task", () => {
           name: "classifier",
           description: "Classifies a ticket.",
           systemPrompt: "Classify.",
-          responseFormat: z.object({ category: z.string(), urgent: z.boolean() }).describe("extract"),
+          responseFormat: z
+            .object({ category: z.string(), urgent: z.boolean() })
+            .describe("extract"),
         },
       ],
     });
@@ -235,19 +270,23 @@ describe("custom subagents and task", () => {
       systemPrompt: "Lead.",
       subagents: [{ name: "helper", description: "Helps.", systemPrompt: "Help." }],
     };
-    expect(() => createDeepAgent({ model: new ScriptedChatModel([]), subagents: [nested] })).toThrow(
-      /maxSubagentDepth is 1/,
-    );
     expect(() =>
-      createDeepAgent({ model: new ScriptedChatModel([]), subagents: [nested], maxSubagentDepth: 2 }),
+      createDeepAgent({ model: new ScriptedChatModel([]), subagents: [nested] }),
+    ).toThrow(/maxSubagentDepth is 1/);
+    expect(() =>
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        subagents: [nested],
+        maxSubagentDepth: 2,
+      }),
     ).not.toThrow();
   });
 
   it("malformed subagent specs fail at construction naming them", () => {
     const model = new ScriptedChatModel([]);
-    expect(() => createDeepAgent({ model, subagents: [{ name: "x", description: "" } as any] })).toThrow(
-      /subagents\[0\] \("x"\) needs a description/,
-    );
+    expect(() =>
+      createDeepAgent({ model, subagents: [{ name: "x", description: "" } as any] }),
+    ).toThrow(/subagents\[0\] \("x"\) needs a description/);
     expect(() =>
       createDeepAgent({
         model,

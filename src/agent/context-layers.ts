@@ -1,0 +1,150 @@
+import { CompositeBackend } from "../backends/composite.js";
+import { PrefixedBackend } from "../backends/prefixed.js";
+import type { BackendProtocol } from "../backends/protocol.js";
+import { StateBackend } from "../backends/state.js";
+import { DEFAULT_CONTEXT_WINDOW } from "../context/context-window.js";
+import {
+  EVICTED_RESULTS_DIR,
+  EVICTION_MIDDLEWARE_NAME,
+  evictionMiddleware,
+} from "../middleware/eviction.js";
+import { MEMORY_MIDDLEWARE_NAME, memoryMiddleware } from "../middleware/memory.js";
+import {
+  PATCH_TOOL_CALLS_MIDDLEWARE_NAME,
+  patchToolCallsMiddleware,
+} from "../middleware/patch-tool-calls.js";
+import { SKILLS_MIDDLEWARE_NAME, skillsMiddleware } from "../middleware/skills.js";
+import {
+  SUMMARIZATION_MIDDLEWARE_NAME,
+  type SummarizationOptions,
+  summarizationMiddleware,
+} from "../middleware/summarization.js";
+
+/** Where summarization appends full transcripts. */
+export const TRANSCRIPT_DIR = "/conversation_history";
+
+/** The context-management options of `createDeepAgent`. */
+export interface ContextSettings {
+  /** Files loaded into the system prompt, reloaded when they change. */
+  memory?: string[];
+  /** Directories whose `*\/SKILL.md` files are listed in the system prompt. */
+  skills?: string[];
+  /** Tool results above this many (estimated) tokens are saved to a file. Null disables. */
+  toolTokenLimitBeforeEvict?: number | null;
+  /** Cap on evicted results kept per thread, oldest deleted first. */
+  maxEvictedBytesPerThread?: number;
+  /** The model's input window in tokens, when its LangChain profile does not say. */
+  contextWindow?: number;
+  /** Summarization settings, or false to turn it off. */
+  summarization?:
+    | false
+    | Pick<SummarizationOptions, "model" | "trigger" | "keep" | "contextWindow" | "transcriptDir">;
+  /** Where harness files (evicted results, transcripts) go. Default: the thread's state. */
+  harnessBackend?: BackendProtocol;
+}
+
+/** Where harness files live and the backend the file tools use to read them back. */
+export interface HarnessRouting {
+  harness: BackendProtocol;
+  /** The agent's backend, with the harness directories mounted when they live elsewhere. */
+  agentBackend: BackendProtocol;
+}
+
+/**
+ * Harness files go to the thread's in-state files by default, never silently onto a user's
+ * disk. When the agent's own backend is something else, the harness directories are mounted
+ * into it (at the same paths) so `read_file` can still read evicted results back.
+ */
+export function harnessRouting(base: BackendProtocol, harness?: BackendProtocol): HarnessRouting {
+  const target = harness ?? (base instanceof StateBackend ? base : new StateBackend());
+  if (target === base) return { harness: target, agentBackend: base };
+  const dirs = [EVICTED_RESULTS_DIR, TRANSCRIPT_DIR];
+  const routes = Object.fromEntries(dirs.map((d) => [`${d}/`, new PrefixedBackend(target, d)]));
+  return { harness: target, agentBackend: new CompositeBackend({ default: base, routes }) };
+}
+
+/** The registered name of each context layer; a user middleware with it replaces the layer. */
+export const CONTEXT_LAYER_NAMES = {
+  eviction: EVICTION_MIDDLEWARE_NAME,
+  patch: PATCH_TOOL_CALLS_MIDDLEWARE_NAME,
+  skills: SKILLS_MIDDLEWARE_NAME,
+  memory: MEMORY_MIDDLEWARE_NAME,
+  summarization: SUMMARIZATION_MIDDLEWARE_NAME,
+} as const;
+
+/** The layers with any user middleware of the same name put in their place. */
+export function withReplacements(
+  layers: ContextLayers,
+  replacement: (name: string) => any,
+): ContextLayers {
+  const out: any = { ...layers };
+  for (const [key, name] of Object.entries(CONTEXT_LAYER_NAMES)) {
+    const mine = replacement(name);
+    if (mine) out[key] = mine;
+  }
+  return out;
+}
+
+/** The context middleware of one agent, each placed by `buildStack`. */
+export interface ContextLayers {
+  eviction?: any;
+  patch: any;
+  skills?: any;
+  memory?: any;
+  summarization?: any;
+}
+
+/**
+ * Builds the context middleware of one agent: eviction (outside the file tools), dangling
+ * tool-call patching, skills and memory prompt sections, and summarization (innermost).
+ */
+export function contextLayers(
+  settings: ContextSettings,
+  at: {
+    model: unknown;
+    harness: BackendProtocol;
+    files: BackendProtocol;
+    mentions: (tool: string) => boolean;
+    agentName?: string;
+    withMemory: boolean;
+    withSkills: boolean;
+  },
+): ContextLayers {
+  const layers: ContextLayers = { patch: patchToolCallsMiddleware() };
+  if (settings.toolTokenLimitBeforeEvict !== null) {
+    layers.eviction = evictionMiddleware({
+      backend: at.harness,
+      toolTokenLimitBeforeEvict: settings.toolTokenLimitBeforeEvict,
+      maxEvictedBytesPerThread: settings.maxEvictedBytesPerThread,
+      mentions: at.mentions,
+    });
+  }
+  if (at.withSkills && settings.skills?.length) {
+    layers.skills = skillsMiddleware({
+      sources: settings.skills,
+      backend: at.files,
+      mentions: at.mentions,
+    });
+  }
+  if (at.withMemory && settings.memory?.length) {
+    layers.memory = memoryMiddleware({
+      sources: settings.memory,
+      backend: at.files,
+      mentions: at.mentions,
+    });
+  }
+  if (settings.summarization !== false) {
+    const explicit = settings.summarization ?? {};
+    const window = explicit.contextWindow ?? settings.contextWindow;
+    layers.summarization = summarizationMiddleware({
+      ...explicit,
+      contextWindow: window,
+      backend: at.harness,
+      agentName: at.agentName,
+      mentions: at.mentions,
+      // Configured explicitly, an unknown window is an error; by default, assume a common one.
+      defaultContextWindow: settings.summarization || window ? undefined : DEFAULT_CONTEXT_WINDOW,
+    });
+  }
+  return layers;
+}
