@@ -92,6 +92,9 @@ export interface CreateDeepAgentOptions {
   cache?: never;
 }
 
+/** Steps a run may take before LangGraph stops it (override per call with `recursionLimit`). */
+export const DEFAULT_RECURSION_LIMIT = 10_000;
+
 /** The compiled agent `createDeepAgent` returns: LangChain's agent (invoke, stream, graph). */
 export type DeepAgent = ReturnType<typeof createAgent>;
 
@@ -194,7 +197,10 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     store: options.store,
     name: options.name,
   } as any;
-  const agent = createAgent({ ...params, checkpointer: options.checkpointer }) as DeepAgent;
+  // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
+  const agent = createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
+    recursionLimit: DEFAULT_RECURSION_LIMIT,
+  }) as DeepAgent;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 
   const plans = stack.middleware
