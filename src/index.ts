@@ -1,3 +1,10 @@
+/**
+ * LangChain's todo-list middleware, re-exported: it adds the `write_todos` tool, which Delve
+ * leaves out by default. Pass it in `middleware` (or a profile's `extraMiddleware`).
+ *
+ * @example
+ * createDeepAgent({ model, middleware: [todoListMiddleware()] }); // result.todos holds the list
+ */
 export { todoListMiddleware } from "langchain";
 export {
   BUILTIN_TOOL_NAMES,

@@ -103,9 +103,13 @@ const DEFAULT_NAMES = [
 /**
  * Builds one agent's middleware stack, outermost first: ToolErrorsMiddleware,
  * ApprovalMiddleware (when `interruptOn` or an `interrupt` path rule gates a tool),
- * FilesystemMiddleware, SubAgentMiddleware (when a synchronous subagent exists), the user's
- * middleware, the profile's extra middleware, ToolExclusionMiddleware (when the profile
- * excludes tools), SurfaceProbe. A user middleware named like a default replaces it in place.
+ * EvictionMiddleware (unless `toolTokenLimitBeforeEvict: null`), FilesystemMiddleware,
+ * SubAgentMiddleware (when a synchronous subagent exists), PatchToolCallsMiddleware,
+ * SkillsMiddleware (with `skills`), the user's middleware, `extraMiddleware` (debug), the
+ * profile's extra middleware, MemoryMiddleware (with `memory`, main agent only),
+ * ToolExclusionMiddleware (when the profile excludes tools), SummarizationMiddleware (unless
+ * `summarization: false`), SurfaceProbe. A user middleware named like a default replaces it
+ * in place. The README's stack list must match this order.
  */
 export function buildStack(spec: StackSpec): BuiltStack {
   const { profile } = spec.profile;

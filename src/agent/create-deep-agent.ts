@@ -27,7 +27,18 @@ import { type AgentTool, type NormalizedTool, normalizeTools } from "./user-tool
 
 export { BUILTIN_TOOL_NAMES };
 
-/** Options of `createDeepAgent`. Unknown keys are refused; see the README for each one. */
+/**
+ * Options of `createDeepAgent`: only `model` is required. An unknown key is refused with a
+ * `ConfigurationError` naming the nearest valid one, and every value is checked when the
+ * agent is built, not on its first run. The README's option table groups them by concern.
+ *
+ * @example
+ * const options: CreateDeepAgentOptions = {
+ *   model: "openai:gpt-5.5",
+ *   tools: [getTicket],
+ *   memory: ["/AGENTS.md"],
+ * };
+ */
 export interface CreateDeepAgentOptions {
   /** A LangChain chat model instance, or `"provider:model"` resolved on its first call. */
   model: string | BaseChatModel;
@@ -101,10 +112,14 @@ export type DeepAgent = ReturnType<typeof createAgent>;
 /**
  * Builds a deep agent on LangChain's `createAgent`: the file tools over a backend, a
  * `task` tool with a general-purpose subagent (and yours), an outermost tool-error layer,
- * harness profiles, your tools and middleware. The stack, outermost first:
- * ToolErrorsMiddleware, ApprovalMiddleware (with `interruptOn` or `interrupt` path rules),
- * FilesystemMiddleware, SubAgentMiddleware, your middleware, the profile's extra middleware,
- * ToolExclusionMiddleware, and an inert recorder used by `inspectSurface`.
+ * context management, harness profiles, your tools and middleware; it returns LangChain's
+ * compiled agent. The stack, outermost first: ToolErrorsMiddleware, ApprovalMiddleware
+ * (with `interruptOn` or `interrupt` path rules), EvictionMiddleware, FilesystemMiddleware,
+ * SubAgentMiddleware (when a synchronous subagent exists), PatchToolCallsMiddleware,
+ * SkillsMiddleware (with `skills`), your middleware, DebugMiddleware (with `debug`), the
+ * profile's extra middleware, MemoryMiddleware (with `memory`), ToolExclusionMiddleware
+ * (when the profile excludes tools), SummarizationMiddleware, and SurfaceProbe (inert unless
+ * `inspectSurface` runs). A middleware of yours named like a default replaces it in place.
  *
  * @example
  * const agent = createDeepAgent({ model: "anthropic:claude-sonnet-4-6", tools: [getTicket] });

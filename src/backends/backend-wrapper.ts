@@ -76,7 +76,8 @@ export interface GuardedCall {
  * @example
  * class ReadOnlyPolicies extends BackendWrapper {
  *   protected override async guard(call: GuardedCall) {
- *     if (call.access === "write" && call.paths.some((p) => isUnder(p, "/policies")))
+ *     const underPolicies = (p: string) => p === "/policies" || p.startsWith("/policies/");
+ *     if (call.access === "write" && call.paths.some(underPolicies))
  *       return { code: "permission_denied", message: "/policies is read-only" } as const;
  *     return undefined;
  *   }

@@ -56,10 +56,11 @@ const MAX_SCRIPT_BYTES = 96 * 1024;
  * contract, literal grep with `maxCount` and `truncated`, directories ending in "/"), and
  * symlinked directories leading out of the workspace are refused, not searched.
  *
- * This is the class a remote sandbox provider subclasses. Its `uploadFiles` and
- * `downloadFiles` receive virtual paths: check them with `checkVirtualPath` and map them with
- * `sandboxPath`. Override `runScript` when internal commands may return more output than
- * `execute` allows.
+ * This is the class a remote sandbox provider subclasses: implement `id`, `workspace`,
+ * `execute`, `uploadFiles` and `downloadFiles`. Those two receive virtual paths, also from
+ * callers other than this class: refuse any that is not absolute and canonical (no `..`,
+ * NUL or backslash) and map the rest with `sandboxPath`. Override `runScript` when internal
+ * commands may return more output than `execute` allows.
  *
  * @example
  * class MyCloudSandbox extends BaseSandbox {

@@ -46,11 +46,13 @@ export interface FileInfo {
   modifiedAt?: string;
 }
 
+/** What `ls` returns: the directory's direct entries (directories end with "/"), or `error`. */
 export interface LsResult {
   error?: BackendError;
   files?: FileInfo[];
 }
 
+/** Which page of a text file `read` returns. */
 export interface ReadOptions {
   /** 0-based line to start at (text files). Default 0. */
   offset?: number;
@@ -75,6 +77,7 @@ export interface ReadResult {
   size?: number;
 }
 
+/** What `write` returns: the path written and whether it was created or overwritten, or `error`. */
 export interface WriteResult {
   error?: BackendError;
   path?: string;
@@ -82,10 +85,15 @@ export interface WriteResult {
   created?: boolean;
 }
 
+/** How `edit` replaces: `oldString` must occur exactly once unless `replaceAll` is set. */
 export interface EditOptions {
   replaceAll?: boolean;
 }
 
+/**
+ * What `edit` returns: the path and how many occurrences were replaced, or `error`
+ * (`string_not_found`, or `not_unique` with the count found).
+ */
 export interface EditResult {
   error?: BackendError;
   path?: string;
@@ -93,12 +101,14 @@ export interface EditResult {
   occurrences?: number;
 }
 
+/** What `delete` returns: every file removed, or `error`. */
 export interface DeleteResult {
   error?: BackendError;
   /** Every file path removed (a directory delete lists each file under it). */
   deleted?: string[];
 }
 
+/** Where `grep` searches and when it stops. The pattern itself is literal text, never a regex. */
 export interface GrepOptions {
   /** Directory (or file) to search under. Default "/". */
   path?: string;
@@ -115,6 +125,7 @@ export interface GrepMatch {
   text: string;
 }
 
+/** What `grep` returns: the matching lines (`truncated` if it stopped at `maxCount`), or `error`. */
 export interface GrepResult {
   error?: BackendError;
   matches?: GrepMatch[];
@@ -122,6 +133,11 @@ export interface GrepResult {
   truncated?: boolean;
 }
 
+/**
+ * Where `glob` starts and when it stops. Patterns follow one contract for every backend:
+ * without "/" (`*.md`) a pattern matches the file name at any depth; with "/" (`docs/*.md`)
+ * it matches the path relative to `path`; a leading "/" anchors it at the root.
+ */
 export interface GlobOptions {
   /** Directory the pattern is relative to. Default "/". */
   path?: string;
@@ -129,17 +145,24 @@ export interface GlobOptions {
   maxResults?: number;
 }
 
+/** What `glob` returns: the matching files (`truncated` if it stopped early), or `error`. */
 export interface GlobResult {
   error?: BackendError;
   files?: FileInfo[];
   truncated?: boolean;
 }
 
+/** Per-command settings for `execute`; the backend's own default applies when unset. */
 export interface ExecuteOptions {
   /** Seconds before the command (and every process it started) is killed. */
   timeout?: number;
 }
 
+/**
+ * What `execute` returns: stdout and stderr interleaved in `output`, the exit code, and
+ * whether output was cut or the command timed out. A command that ran and failed is a
+ * non-zero `exitCode`, not an `error`; `error` means it could not be run at all.
+ */
 export interface ExecuteResult {
   output: string;
   /** The exit code; null when the process was killed or the code is unknown. */
@@ -151,16 +174,19 @@ export interface ExecuteResult {
   error?: BackendError;
 }
 
+/** One file for `uploadFiles`: a virtual path and its bytes (encode text with `TextEncoder`). */
 export interface FileUpload {
   path: string;
   content: Uint8Array;
 }
 
+/** The outcome of one upload, in the order given; `error` set when that file was refused. */
 export interface FileUploadResult {
   path: string;
   error?: BackendError;
 }
 
+/** The outcome of one download, in the order given: the file's bytes, or `error`. */
 export interface FileDownloadResult {
   path: string;
   content?: Uint8Array;
@@ -168,11 +194,24 @@ export interface FileDownloadResult {
 }
 
 /**
- * What every backend implements. `delete` and `execute` are optional: the file tools hide
- * `delete` from the model when it is missing and `execute` when it is missing.
+ * What every backend implements: where the file tools' files live. Paths are absolute
+ * virtual POSIX paths; every method reports failure in its result's `error` instead of
+ * throwing. `delete` and `execute` are optional: the file tools hide `delete` from the model
+ * when it is missing, and `execute` likewise. To add policy to an existing backend, extend
+ * `BackendWrapper`; for a remote sandbox, extend `BaseSandbox`; prove a new backend with
+ * `runBackendConformance` from `delve/testing`.
  *
  * @example
- * class MyBackend implements BackendProtocol { async ls(path: string) { ... } ... }
+ * class KbBackend implements BackendProtocol {
+ *   async read(path: string, options?: ReadOptions): Promise<ReadResult> {
+ *     const text = await kb.fetch(path);
+ *     if (text === undefined) {
+ *       return { error: { code: "not_found", message: `${path} does not exist` } };
+ *     }
+ *     // ...page `text` by offset and limit into lines, startLine, endLine, nextOffset
+ *   }
+ *   // ls, write, edit, grep, glob, uploadFiles, downloadFiles alike
+ * }
  */
 export interface BackendProtocol {
   ls(path: string): Promise<LsResult>;

@@ -1,11 +1,12 @@
 import { DelveError } from "./delve-error.js";
 
 /**
- * Thrown by `createDeepAgent` for an option whose feature has not landed yet, so that it is
- * never silently ignored. `option` names it.
+ * Thrown by `createDeepAgent` for an option that is reserved but whose feature has not
+ * landed yet (today only `cache`), so that it is never silently ignored. `option` names it;
+ * `code` is `NOT_IMPLEMENTED`. Remove the option to build the agent.
  *
  * @example
- * createDeepAgent({ model, skills: ["/skills/"] }) // throws NotImplementedError, code "NOT_IMPLEMENTED"
+ * createDeepAgent({ model, cache: true } as never) // throws NotImplementedError, option "cache"
  */
 export class NotImplementedError extends DelveError {
   readonly option: string;

@@ -15,7 +15,16 @@ export interface ConnectMcpOptions {
   connectTimeoutMs?: number;
 }
 
-/** What `connectMcp` returns. */
+/**
+ * What `connectMcp` returns: the servers' tools for `createDeepAgent({ tools })`, their
+ * resources and prompts on demand, and `close()`, which you call when the agent is done.
+ *
+ * @example
+ * const guide = (await mcp.resources()).find((r) => r.uri === "ticket-desk://guide");
+ * console.log((await guide?.read())?.[0]?.text);
+ * const [brief] = await mcp.prompts(); // status_brief
+ * await agent.invoke({ messages: await brief!.get({ status: "unassigned" }) });
+ */
 export interface McpConnection {
   /** LangChain tools for `createDeepAgent({ tools })`; `metadata.mcpServer` names each one's server. */
   tools: DynamicStructuredTool[];

@@ -41,6 +41,11 @@ export type FsToolName = (typeof FS_TOOL_NAMES)[number];
 /** The name the filesystem middleware registers under; a user middleware with it replaces it. */
 export const FILESYSTEM_MIDDLEWARE_NAME = "FilesystemMiddleware";
 
+/**
+ * Options of `filesystemMiddleware`. `backend`, `tools` and `permissions` are the ones to
+ * set; `hiddenElsewhere` and `descriptions` are filled in by `createDeepAgent` from the
+ * harness profile.
+ */
 export interface FilesystemMiddlewareOptions {
   /** Where files live. Default: a new `StateBackend` (files in graph state). */
   backend?: BackendProtocol;

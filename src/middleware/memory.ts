@@ -11,6 +11,7 @@ export const MEMORY_MIDDLEWARE_NAME = "MemoryMiddleware";
 /** Characters of file content injected at most, all files together. */
 export const DEFAULT_MEMORY_MAX_CHARS = 20_000;
 
+/** Options of `memoryMiddleware`. Only `sources` is required. */
 export interface MemoryMiddlewareOptions {
   /** Files to load, in order ("/AGENTS.md"). */
   sources: readonly string[];
@@ -38,9 +39,13 @@ export interface MemoryFile {
  * out, and named as "not created yet" when the model can create it with write_file; a file
  * that cannot be read is left out and reported once through `onWarning`. Content past
  * `maxChars` is cut after the last whole line that fits, with a note saying where the rest is.
+ * `createDeepAgent({ memory })` adds it over the agent's own backend; pass it yourself to set
+ * `maxChars` or `onWarning` (it replaces that layer in place), and then pass the `backend`
+ * the files live in, since its default reads the thread's in-state files.
  *
  * @example
- * createDeepAgent({ model, middleware: [memoryMiddleware({ sources: ["/AGENTS.md"] })] });
+ * const memory = memoryMiddleware({ sources: ["/AGENTS.md"], backend, maxChars: 8_000 });
+ * createDeepAgent({ model, backend, middleware: [memory] });
  */
 export function memoryMiddleware(options: MemoryMiddlewareOptions) {
   const sources = checkSourcePaths("memory", options?.sources);

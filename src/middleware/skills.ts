@@ -8,6 +8,7 @@ import { checkSourcePaths, toolMentioner, warnOnce, withSystemText } from "./pro
 /** The name the skills middleware registers under. */
 export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
 
+/** Options of `skillsMiddleware`. Only `sources` is required. */
 export interface SkillsMiddlewareOptions {
   /** Directories holding one folder per skill (`/skills/pdf-forms/SKILL.md`); later ones win. */
   sources: readonly string[];
@@ -25,10 +26,13 @@ export interface SkillsMiddlewareOptions {
  * instructions only when it needs them. The sources are re-read through the backend on every
  * model call (a skill added or edited mid-thread shows on the next call). An invalid SKILL.md
  * is left out and reported once through `onWarning`; a skill named like one in an earlier
- * source replaces it.
+ * source replaces it. `createDeepAgent({ skills })` adds it over the agent's own backend;
+ * pass it yourself to set `onWarning` (it replaces that layer in place), and then pass the
+ * `backend` the skills live in, since its default reads the thread's in-state files.
  *
  * @example
- * createDeepAgent({ model, middleware: [skillsMiddleware({ sources: ["/skills/"] })] });
+ * const skills = skillsMiddleware({ sources: ["/skills/"], onWarning: (m) => log.warn(m) });
+ * createDeepAgent({ model, middleware: [skills] });
  */
 export function skillsMiddleware(options: SkillsMiddlewareOptions) {
   const sources = checkSourcePaths("skills", options?.sources);

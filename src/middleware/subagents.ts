@@ -64,11 +64,13 @@ function conflictsOfLastTurn(messages: BaseMessage[], writes: TaskFileWrite[] | 
  * the parent's files (not its messages), whose file changes, deletions included, come back
  * to the parent, and whose structured response or last non-empty text is the result. When
  * parallel `task` calls change one file, the later write wins and the parent's next model
- * call carries a notice naming the file and both subagents.
+ * call carries a notice naming the file and both subagents. `createDeepAgent` builds it from
+ * its `subagents` option (use that); one passed in `middleware` replaces the default whole,
+ * general-purpose subagent included, and takes compiled subagents only.
  *
  * @example
- * // createDeepAgent adds it; the model calls:
- * // task({ description: "Summarise /kb/*.md into /kb/summary.md", subagent_type: "general-purpose" })
+ * const reviewer = { name: "reviewer", description: "Reviews a brief.", runnable: reviewerAgent };
+ * createDeepAgent({ model, middleware: [subAgentMiddleware({ subagents: [reviewer] })] });
  */
 export function subAgentMiddleware(options: {
   subagents: readonly TaskSubagent[];

@@ -35,7 +35,9 @@ export function validateToolErrorsOption(value: unknown): ToolErrorsOption {
  * The outermost tool-call layer: any exception from a tool (or an inner middleware) becomes
  * an error tool message saying what failed and what to do, so a tool failure never ends the
  * run. Unknown tool names and invalid arguments get the same treatment; the unknown-tool
- * message lists only the tools the model can see. LangGraph interrupts always pass through.
+ * message lists only the tools the model can see. LangGraph interrupts always pass through,
+ * and `fail()` results are marked `status: "error"`. Set it with `createDeepAgent({ toolErrors })`;
+ * one passed in `middleware` replaces the default and must say which tools are visible.
  *
  * @example
  * toolErrorsMiddleware({ mode: [TimeoutError], visibleTools: () => ["get_ticket", "read_file"] })

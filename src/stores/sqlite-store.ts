@@ -40,12 +40,14 @@ const SCHEMA_VERSION = 1;
 
 /**
  * A LangGraph `BaseStore` in one SQLite file (better-sqlite3, WAL mode) that survives a
- * restart and can be shared by several processes. It is Delve's embedded store: file
- * storage, and later idempotency records and threads, keep their data in it under their own
- * namespaces. It follows `InMemoryStore`: items carry `createdAt`/`updatedAt`, `search`
- * returns 10 items unless given a `limit`, `filter` compares top-level value fields (equality,
- * or `$eq $ne $gt $gte $lt $lte $in $nin`; objects compare by content), `listNamespaces`
- * takes prefix/suffix conditions with `"*"` wildcards and `maxDepth`. Differences, on purpose:
+ * restart and can be shared by several processes. It is Delve's embedded store: pass it to
+ * `StoreBackend` (files shared across threads), to `idempotent` (records that survive a
+ * restart) or to `createDeepAgent({ store })`; each keeps its data under its own namespaces.
+ * Import it from `delve/sqlite` (needs the optional peer `better-sqlite3`). It follows
+ * `InMemoryStore`: items carry `createdAt`/`updatedAt`, `search` returns 10 items unless
+ * given a `limit`, `filter` compares top-level value fields (equality, or
+ * `$eq $ne $gt $gte $lt $lte $in $nin`; objects compare by content), `listNamespaces` takes
+ * prefix/suffix conditions with `"*"` wildcards and `maxDepth`. Differences, on purpose:
  * there is no vector search (a `query` is ignored and results are unscored, as in an
  * `InMemoryStore` without an index); results are ordered by namespace then key, so paging is
  * stable; namespaces are listed label by label; a batch runs its operations in order inside

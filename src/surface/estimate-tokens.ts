@@ -6,7 +6,7 @@ const PIECES = /[A-Za-z]+|[0-9]+|[\u3000-\u9fff\uac00-\ud7af]|[^\sA-Za-z0-9]|\s+
  * single space one. Close to BPE tokenizers on English prose and JSON schemas.
  *
  * @example
- * estimateTokens('{"type":"object"}') // 9
+ * estimateTokens('{"type":"object"}') // 10: seven punctuation marks, "type" 1, "object" 2
  */
 export function estimateTokens(text: string): number {
   let tokens = 0;

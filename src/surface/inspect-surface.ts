@@ -45,6 +45,10 @@ export interface SurfaceReport {
   warnings: string[];
 }
 
+/**
+ * Options of `inspectSurface`, for agents whose prompt depends on the run: the runtime
+ * context a `contextSchema` requires, and files that memory or skills read into the prompt.
+ */
 export interface InspectSurfaceOptions {
   /** Runtime context to run the request path with, for agents with a `contextSchema`. */
   context?: unknown;

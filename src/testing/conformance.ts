@@ -7,6 +7,7 @@ export interface ConformanceSubject {
   cleanup?: () => Promise<void> | void;
 }
 
+/** Options of `runBackendConformance`, for backends that differ from the defaults by design. */
 export interface ConformanceOptions {
   /** Skip the `delete` cases (for backends that do not implement it). Default: detect. */
   skipDelete?: boolean;

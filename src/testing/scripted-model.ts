@@ -21,8 +21,9 @@ export type ScriptedStep =
 /**
  * A chat model that replies from a script, for tests, demos and benchmarks with no provider.
  * Each call takes the next step; a step can be a function of the messages received so it
- * can answer from real tool results (it also gets the names of the tools bound). Past the end of the script it throws, so a test
- * notices an unexpected extra call. `calls` records what each call received.
+ * can answer from real tool results (it also gets the names of the tools bound). Past the
+ * end of the script it throws, so a test notices an unexpected extra call. `calls` records
+ * what each call received; `used` counts the steps taken. Also exported from `delve/testing`.
  *
  * @example
  * const model = new ScriptedChatModel([

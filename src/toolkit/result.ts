@@ -82,7 +82,11 @@ export function fail(spec: FailureSpec): Failure {
 
 /**
  * The JSON object a tool result carries: the object itself, or a string (or a single text
- * block) holding one. Undefined for anything else (plain text, arrays, media).
+ * block) holding one. Undefined for anything else (plain text, arrays, media). Use it to read
+ * an `ok()`/`fail()` result back from a tool message's content.
+ *
+ * @example
+ * resultObjectOf(toolMessage.content)?.code // "NOT_FOUND" for a fail() result
  */
 export function resultObjectOf(value: unknown): Record<string, unknown> | undefined {
   if (isPlainObject(value)) return value as Record<string, unknown>;
@@ -100,7 +104,11 @@ export function resultObjectOf(value: unknown): Record<string, unknown> | undefi
 
 /**
  * True when a tool result is a structured failure: an object (or its JSON text) with
- * `ok: false` and a string `code`, whether built by `fail()` or written by hand.
+ * `ok: false` and a string `code`, whether built by `fail()` or written by hand. Use it in
+ * code that inspects tool results (audits, tests, your own middleware).
+ *
+ * @example
+ * isFailure('{"ok":false,"code":"NOT_FOUND","message":"No order ORD-9."}') // true
  */
 export function isFailure(value: unknown): value is Failure {
   const object = resultObjectOf(value);
@@ -110,7 +118,14 @@ export function isFailure(value: unknown): value is Failure {
 /**
  * Marks a structured failure as an error in place: a `ToolMessage` whose content is an
  * `{"ok":false,...}` object gets `status: "error"`, also inside a `Command`'s messages.
- * Returns its argument, so a `wrapToolCall` can `return markFailures(await handler(request))`.
+ * Returns its argument, so a `wrapToolCall` of your own can mark results the way
+ * `failureStatusMiddleware` does.
+ *
+ * @example
+ * createMiddleware({
+ *   name: "Audit",
+ *   wrapToolCall: async (request, handler) => markFailures(await handler(request)),
+ * });
  */
 export function markFailures<T>(output: T): T {
   if (ToolMessage.isInstance(output)) {
@@ -130,12 +145,15 @@ export const FAILURE_STATUS_MIDDLEWARE_NAME = "FailureStatusMiddleware";
 
 /**
  * A tool-call layer that turns `fail()` results (any `{"ok":false,"code":...}` result) into
- * error tool messages, so traces, UIs and providers see the failure. LangChain's `tool()`
- * serialises a returned object to compact JSON before any middleware runs, which is why the
- * mark is read from the message content.
+ * error tool messages, so traces, UIs and providers see the failure. A `createDeepAgent`
+ * agent already does this in its tool-error layer, so you need this only with LangChain's own
+ * `createAgent`, or when you replace `ToolErrorsMiddleware`. LangChain's `tool()` serialises
+ * a returned object to compact JSON before any middleware runs, which is why the mark is read
+ * from the message content.
  *
  * @example
- * createDeepAgent({ model, tools: [getOrder], middleware: [failureStatusMiddleware()] });
+ * // LangChain's createAgent (from "langchain"); a Delve agent needs no extra layer.
+ * createAgent({ model, tools: [getOrder], middleware: [failureStatusMiddleware()] });
  */
 export function failureStatusMiddleware() {
   return createMiddleware({

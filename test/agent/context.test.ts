@@ -43,8 +43,12 @@ describe("context management is on by default", () => {
     const model = new ScriptedChatModel([
       { toolCalls: [{ name: "export_log", args: {}, id: "call_disk" }] },
       (messages) => {
-        const path = String(messages.at(-1)!.content).match(/\/large_tool_results\/\S+/)![0]!.replace(/[.,)]$/, "");
-        return { toolCalls: [{ name: "read_file", args: { file_path: path, offset: 1999, limit: 1 } }] };
+        const path = String(messages.at(-1)!.content)
+          .match(/\/large_tool_results\/\S+/)![0]!
+          .replace(/[.,)]$/, "");
+        return {
+          toolCalls: [{ name: "read_file", args: { file_path: path, offset: 1999, limit: 1 } }],
+        };
       },
       "done",
     ]);
@@ -61,10 +65,15 @@ describe("context management is on by default", () => {
   });
 
   it("toolTokenLimitBeforeEvict: null turns eviction off", async () => {
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: "export_log", args: {} }] }, "done"]);
-    const out = await createDeepAgent({ model, tools: [exportLog], toolTokenLimitBeforeEvict: null }).invoke(
-      user("export"),
-    );
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "export_log", args: {} }] },
+      "done",
+    ]);
+    const out = await createDeepAgent({
+      model,
+      tools: [exportLog],
+      toolTokenLimitBeforeEvict: null,
+    }).invoke(user("export"));
     expect(String(toolResults(out)[0]!.content)).toBe(bigLines.join("\n"));
   });
 
@@ -74,22 +83,32 @@ describe("context management is on by default", () => {
         toolCalls: [
           {
             name: "edit_file",
-            args: { file_path: "/AGENTS.md", old_string: "Reply in English.", new_string: "Reply in French." },
+            args: {
+              file_path: "/AGENTS.md",
+              old_string: "Reply in English.",
+              new_string: "Reply in French.",
+            },
           },
         ],
       },
       "d'accord",
     ]);
     const agent = createDeepAgent({ model, memory: ["/AGENTS.md"] });
-    await agent.invoke({ ...user("remember French"), files: { "/AGENTS.md": "Reply in English." } });
+    await agent.invoke({
+      ...user("remember French"),
+      files: { "/AGENTS.md": "Reply in English." },
+    });
     expect(model.calls[0]!.messages[0]!.text).toContain("Reply in English.");
     expect(model.calls[1]!.messages[0]!.text).toContain("Reply in French.");
   });
 
   it("skills are listed by name and description", async () => {
-    const skill = "---\nname: refund-policy\ndescription: How to decide refunds over 100 EUR.\n---\nSteps...";
+    const skill =
+      "---\nname: refund-policy\ndescription: How to decide refunds over 100 EUR.\n---\nSteps...";
     const agent = createDeepAgent({ model: new ScriptedChatModel([]), skills: ["/skills/"] });
-    const report = await inspectSurface(agent, { files: { "/skills/refund-policy/SKILL.md": skill } });
+    const report = await inspectSurface(agent, {
+      files: { "/skills/refund-policy/SKILL.md": skill },
+    });
     expect(report.systemPrompt).toContain("refund-policy: How to decide refunds over 100 EUR.");
   });
 
