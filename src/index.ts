@@ -6,10 +6,12 @@
  * createDeepAgent({ model, middleware: [todoListMiddleware()] }); // result.todos holds the list
  */
 export { todoListMiddleware } from "langchain";
+export type { ContextSettings } from "./agent/context-layers.js";
 export {
   BUILTIN_TOOL_NAMES,
   type CreateDeepAgentOptions,
   createDeepAgent,
+  DEFAULT_RECURSION_LIMIT,
   type DeepAgent,
 } from "./agent/create-deep-agent.js";
 export type { CompiledSubAgent, SubAgent } from "./agent/subagent-specs.js";
@@ -30,6 +32,7 @@ export {
 export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem.js";
 export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/in-memory.js";
 export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
+export { checkVirtualPath, type PathCheck } from "./backends/paths.js";
 export type * from "./backends/protocol.js";
 export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox.js";
 export { StateBackend } from "./backends/state.js";
@@ -45,6 +48,12 @@ export {
   MissingProviderError,
   NotImplementedError,
 } from "./errors/index.js";
+export type {
+  ApprovalDecisionType,
+  ApprovalRequest,
+  InterruptOn,
+  InterruptOnConfig,
+} from "./middleware/approval.js";
 export {
   FILESYSTEM_MIDDLEWARE_NAME,
   type FilesystemMiddlewareOptions,
@@ -62,12 +71,14 @@ export {
   SUBAGENT_MIDDLEWARE_NAME,
   subAgentMiddleware,
 } from "./middleware/subagents.js";
+export type { KeepPolicy, SummarizationOptions } from "./middleware/summarization.js";
 export {
   type ToolErrorFormatter,
   type ToolErrorsOption,
   toolErrorsMiddleware,
 } from "./middleware/tool-errors.js";
 export { LazyChatModel } from "./models/lazy-chat-model.js";
+export type { DeleteDecision, SandboxTargets } from "./permissions/index.js";
 export {
   canRead,
   decide,

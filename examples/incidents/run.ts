@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { failureStatusMiddleware, ScriptedChatModel } from "delve";
+import { ScriptedChatModel } from "delve";
 import { createIncidentAgent, type IncidentContext, IncidentDesk } from "./incidents.js";
 
 // Seed 001's task, offline: "Look up INC-1024; if it is open, move it to investigating",
@@ -37,7 +37,6 @@ for (const context of users) {
   const agent = createIncidentAgent({
     model: operatorModel(),
     desk,
-    middleware: [failureStatusMiddleware()],
   });
   const out = await agent.invoke(
     { messages: [{ role: "user", content: "Look up INC-1024; if it is open, investigate it." }] },

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { ScriptedChatModel } from "delve";
-import { toolText } from "delve/mcp"; // "delve/mcp" once the subpath is aliased
+import { toolText } from "delve/mcp";
 
 /**
  * The offline stand-in for a real model on the seed task, in the seed's three calls: (1) one

@@ -34,10 +34,10 @@ const getOrder = tool(
   },
 );
 
-// Until createDeepAgent wires the failure layer by default, the tests pass it explicitly.
+// createDeepAgent marks fail() results as errors itself (its ToolErrorsMiddleware does).
 async function runOnce(tools: any[], args: Record<string, unknown>, name = "get_order") {
   const model = new ScriptedChatModel([{ toolCalls: [{ name, args }] }, "done"]);
-  const agent = createDeepAgent({ model, tools, middleware: [failureStatusMiddleware()] });
+  const agent = createDeepAgent({ model, tools });
   await agent.invoke({ messages: [{ role: "user", content: "go" }] });
   const seen = model.calls[1]!.messages.at(-1) as ToolMessage;
   expect(ToolMessage.isInstance(seen)).toBe(true);
@@ -116,5 +116,33 @@ describe("ok() and fail()", () => {
       tool_call_id: "2",
     });
     expect(markFailures(failed).status).toBe("error");
+  });
+});
+
+describe("failureStatusMiddleware", () => {
+  it("marks fail() results as errors in a plain LangChain createAgent", async () => {
+    const { createAgent } = await import("langchain");
+    const getOrder = tool(
+      async () =>
+        fail({ code: "NOT_FOUND", message: "no such order", hint: "ids look like ORD-1001" }),
+      {
+        name: "get_order",
+        description: "Look up one order.",
+        schema: z.object({ id: z.string() }),
+      },
+    );
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "get_order", args: { id: "x" } }] },
+      "ok",
+    ]);
+    const plain = createAgent({
+      model,
+      tools: [getOrder],
+      middleware: [failureStatusMiddleware()],
+    });
+    const out = await plain.invoke({ messages: [{ role: "user", content: "go" }] });
+    const result = out.messages.find((m) => ToolMessage.isInstance(m)) as ToolMessage;
+    expect(result.status).toBe("error");
+    expect(JSON.parse(String(result.content))).toMatchObject({ ok: false, code: "NOT_FOUND" });
   });
 });
