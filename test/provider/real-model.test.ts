@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { chooseModel, runTicketDesk } from "../../examples/ticket-desk/agent.js";
+import { seedTicketDb } from "../../examples/ticket-desk/database.js";
+
+// The seed task on a real model runs only when a provider key is set and its LangChain
+// package is installed; otherwise it is skipped and says why.
+const model = chooseModel();
+const provider = typeof model === "string" ? model.split(":")[0]! : undefined;
+const packageName = provider === "openai" ? "@langchain/openai" : "@langchain/anthropic";
+const installed = (() => {
+  try {
+    createRequire(import.meta.url).resolve(packageName);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const reason = !provider
+  ? "no OPENAI_API_KEY or ANTHROPIC_API_KEY is set"
+  : !installed
+    ? `${packageName} is not installed (npm install ${packageName})`
+    : undefined;
+if (reason) console.log(`[delve] real-model check skipped: ${reason}.`);
+
+describe.skipIf(Boolean(reason))(`the seed ticket task on a real model (${String(model)})`, () => {
+  it("looks up T-1001 and T-1003, searches unassigned tickets and writes brief.md", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "delve-real-"));
+    try {
+      const dbPath = join(dir, "tickets.db");
+      seedTicketDb(dbPath);
+      const { files } = await runTicketDesk({ dbPath, model });
+      const brief = String(files["/brief.md"]?.content ?? "");
+      expect(brief).toContain("T-1001");
+      expect(brief).toContain("T-1003");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
