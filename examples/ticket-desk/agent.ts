@@ -1,8 +1,9 @@
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createDeepAgent, inspectSurface, ScriptedChatModel } from "delve";
-import { connectMcp, type McpConnection, type McpServerConfig } from "delve/mcp"; // "delve/mcp"
+import { connectMcp, type McpConnection, type McpServerConfig } from "delve/mcp";
 import { deskModel } from "./desk-model.js";
 
 /** The seed's task (000 §5.2). */
@@ -38,10 +39,25 @@ export function ticketDeskStdio(dbPath: string): McpServerConfig {
  * @example
  * chooseModel({}) instanceof ScriptedChatModel; // true
  */
-export function chooseModel(env: NodeJS.ProcessEnv = process.env): string | BaseChatModel {
-  if (env.OPENAI_API_KEY) return "openai:gpt-5.5";
-  if (env.ANTHROPIC_API_KEY) return "anthropic:claude-sonnet-4-6";
+export function chooseModel(
+  env: NodeJS.ProcessEnv = process.env,
+  installed: (pkg: string) => boolean = isInstalled,
+): string | BaseChatModel {
+  if (env.OPENAI_API_KEY && installed("@langchain/openai")) return "openai:gpt-5.5";
+  if (env.ANTHROPIC_API_KEY && installed("@langchain/anthropic")) {
+    return "anthropic:claude-sonnet-4-6";
+  }
   return deskModel();
+}
+
+// A key without its provider package falls back to the scripted model instead of failing.
+function isInstalled(pkg: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(pkg);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

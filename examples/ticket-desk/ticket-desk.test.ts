@@ -91,8 +91,10 @@ describe("the seed task against the real ticket desk server", () => {
 
 describe("the model the example runs on", () => {
   it("is a real provider when a key is set, the scripted desk model otherwise", () => {
-    expect(chooseModel({ OPENAI_API_KEY: "x" })).toBe("openai:gpt-5.5");
-    expect(chooseModel({ ANTHROPIC_API_KEY: "x" })).toBe("anthropic:claude-sonnet-4-6");
+    const all = () => true;
+    expect(chooseModel({ OPENAI_API_KEY: "x" }, all)).toBe("openai:gpt-5.5");
+    expect(chooseModel({ ANTHROPIC_API_KEY: "x" }, all)).toBe("anthropic:claude-sonnet-4-6");
+    expect(typeof chooseModel({ OPENAI_API_KEY: "x" }, () => false)).not.toBe("string");
     expect(chooseModel({})).toBeInstanceOf(ScriptedChatModel);
   });
 });
