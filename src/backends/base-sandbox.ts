@@ -23,28 +23,26 @@ import type {
   ReadResult,
   WriteResult,
 } from "./protocol.js";
+import {
+  batches,
+  enterDirScript,
+  errorOf,
+  IS_DIRECTORY,
+  isoOf,
+  MAX_SCRIPT_BYTES,
+  MKDIR_FAILED,
+  NOT_A_DIRECTORY,
+  NOT_FOUND,
+  parseGrep,
+  records,
+  type ScriptFailure,
+  scriptPrelude,
+  shellQuote,
+  splitFields,
+} from "./sandbox-scripts.js";
 import { editResultOf, pageText, replaceInText } from "./text-content.js";
 
-/**
- * Quotes a string as one POSIX shell word: single quotes, with each `'` written as `'\''`.
- * Every byte but NUL survives, so model-supplied text can never become shell syntax.
- *
- * @example
- * `grep -F -e ${shellQuote(pattern)} -- file` // pattern "$(rm -rf /)" stays literal
- */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-// Exit codes of the scripts below, mapped to protocol errors by `scriptError`.
-const NOT_FOUND = 3;
-const NOT_A_DIRECTORY = 4;
-const IS_DIRECTORY = 5;
-const OUTSIDE = 6;
-const MKDIR_FAILED = 8;
-
-// Script argument lists are cut so one `sh -c` string stays below Linux's 128 KiB per argument.
-const MAX_SCRIPT_BYTES = 96 * 1024;
+export { shellQuote } from "./sandbox-scripts.js";
 
 /**
  * The file operations of a sandbox, built on four primitives: `execute` (a shell command in
@@ -270,19 +268,12 @@ grep -nHIZF${limit} -e ${shellQuote(pattern)} -- ${batch.join(" ")} 2>/dev/null$
   // Shell lines that enter a directory (virtual path) after checking that it exists, is a
   // directory and really lies in the workspace.
   private enter(virtualPath: string): string {
-    return `D=${shellQuote(this.sandboxPath(virtualPath))}
-[ -e "$D" ] || [ -L "$D" ] || exit ${NOT_FOUND}
-[ -d "$D" ] || exit ${NOT_A_DIRECTORY}
-inside "$D"; cd -- "$R" || exit ${NOT_FOUND}`;
+    return enterDirScript(this.sandboxPath(virtualPath));
   }
 
   // Runs a script with a C locale; an exit code other than 0 becomes `{ error }`.
   private async script(body: string): Promise<ExecuteResult | { failure: ScriptFailure }> {
-    // W is the workspace's physical path; `inside DIR` sets R to DIR's physical path and
-    // exits unless it is the workspace or below it (a symlinked directory may lead out).
-    const prelude = `export LC_ALL=C
-W=$(cd -- ${shellQuote(this.workspace || "/")} 2>/dev/null && pwd -P) || exit 70
-inside() { R=$(cd -- "$1" 2>/dev/null && pwd -P) || exit ${NOT_FOUND}; [ "$W" = / ] && return 0; case "$R" in "$W"|"$W"/*) return 0;; esac; exit ${OUTSIDE}; }`;
+    const prelude = scriptPrelude(this.workspace);
     const result = await this.runScript(`${prelude}\n${body}`);
     if (result.error || result.exitCode !== 0) {
       const cause: BackendError | undefined = result.timedOut
@@ -292,59 +283,6 @@ inside() { R=$(cd -- "$1" 2>/dev/null && pwd -P) || exit ${NOT_FOUND}; [ "$W" = 
     }
     return result;
   }
-}
-
-interface ScriptFailure {
-  exitCode: number | null;
-  output: string;
-  cause?: BackendError;
-}
-
-function errorOf(failure: ScriptFailure, path: string): BackendError {
-  const { exitCode, output, cause } = failure;
-  if (cause) return cause;
-  switch (exitCode) {
-    case NOT_FOUND:
-      return { code: "not_found", message: `not found: ${path}` };
-    case NOT_A_DIRECTORY:
-      return { code: "not_a_directory", message: `${path}: a file is in the way of this path` };
-    case IS_DIRECTORY:
-      return { code: "is_directory", message: `${path} is a directory` };
-    case OUTSIDE:
-      return {
-        code: "permission_denied",
-        message: `${path} leads outside the workspace through a symlink`,
-      };
-    case MKDIR_FAILED: {
-      const code = /read-only|not permitted/i.test(output) ? "permission_denied" : "io";
-      return { code, message: `${path}: could not create the parent directory` };
-    }
-    default: {
-      const first = output.trim().split("\n")[0]?.slice(0, 200) ?? "";
-      return {
-        code: "io",
-        message: `${path}: sandbox command failed (exit ${exitCode})${first ? `: ${first}` : ""}`,
-      };
-    }
-  }
-}
-
-// "path\0line:text\n" records of `grep -nHZ`; a record cut by an output cap is dropped.
-function parseGrep(output: string, virtualOf: Map<string, string>): GrepMatch[] {
-  const out: GrepMatch[] = [];
-  let at = 0;
-  while (at < output.length) {
-    const nul = output.indexOf("\0", at);
-    const colon = nul === -1 ? -1 : output.indexOf(":", nul + 1);
-    const end = colon === -1 ? -1 : output.indexOf("\n", colon + 1);
-    if (end === -1) break;
-    const path = virtualOf.get(output.slice(at, nul));
-    let text = output.slice(colon + 1, end);
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (path) out.push({ path, line: Number(output.slice(nul + 1, colon)), text });
-    at = end + 1;
-  }
-  return out;
 }
 
 function canonical(input: string): { path: string } | { error: BackendError } {
@@ -373,47 +311,8 @@ function ancestorsOf(path: string): string[] {
   return out;
 }
 
-function records(output: string): string[] {
-  const parts = output.split("\0");
-  parts.pop(); // the text after the last NUL: empty, or a record cut by the output cap
-  return parts;
-}
-
-// Splits off `count` leading fields separated by "/"; the rest (a path) is the last field.
-function splitFields(record: string, count: number): string[] {
-  const fields: string[] = [];
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    const next = record.indexOf("/", at);
-    fields.push(record.slice(at, next));
-    at = next + 1;
-  }
-  fields.push(record.slice(at));
-  return fields;
-}
-
-function* batches(words: string[], maxBytes: number): Generator<string[]> {
-  let batch: string[] = [];
-  let size = 0;
-  for (const word of words) {
-    const bytes = Buffer.byteLength(word) + 1;
-    if (batch.length > 0 && size + bytes > maxBytes) {
-      yield batch;
-      batch = [];
-      size = 0;
-    }
-    batch.push(word);
-    size += bytes;
-  }
-  if (batch.length > 0) yield batch;
-}
-
 function join(dir: string, rel: string): string {
   return dir === "/" ? `/${rel}` : `${dir}/${rel}`;
-}
-
-function isoOf(seconds: string): string {
-  return new Date(Math.floor(Number(seconds) * 1000)).toISOString();
 }
 
 function capOf(value: number | undefined, fallback: number): number {
