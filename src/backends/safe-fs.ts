@@ -1,6 +1,27 @@
 import fs from "node:fs";
 import nodePath from "node:path";
 import type { BackendErrorCode } from "./protocol.js";
+import {
+  C,
+  DIR_FLAGS,
+  errnoOf,
+  FsFailure,
+  O_NOFOLLOW,
+  O_NONBLOCK,
+  type OpenDir,
+  type OpenFile,
+  PROC_FD,
+} from "./safe-fs-core.js";
+import { removeConfined, type WalkEntry, walkTree } from "./safe-fs-tree.js";
+
+export {
+  errnoOf,
+  FsFailure,
+  joinShown,
+  type OpenDir,
+  type OpenFile,
+} from "./safe-fs-core.js";
+export type { WalkEntry } from "./safe-fs-tree.js";
 
 /**
  * Confined access to a directory tree on the real disk, for `FilesystemBackend`.
@@ -13,78 +34,6 @@ import type { BackendErrorCode } from "./protocol.js";
  * symlink is followed only when the descriptor it yields is inside the root. Without `/proc`
  * (macOS) the same checks run on path strings, which narrows but does not close the race.
  */
-
-const C = fs.constants;
-// Zero where the platform lacks the flag (Windows): the checks below still refuse escapes.
-const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
-const O_DIRECTORY = C.O_DIRECTORY ?? 0;
-const O_NONBLOCK = C.O_NONBLOCK ?? 0;
-const DIR_FLAGS = C.O_RDONLY | O_DIRECTORY;
-
-const PROC_FD = detectProcFd();
-
-function detectProcFd(): boolean {
-  try {
-    const fd = fs.openSync("/", DIR_FLAGS);
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`) === "/";
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A refusal or failure inside the confined tree, carrying the protocol error code. Thrown by
- * `Confinement` and turned into a result `error` at the backend method boundary.
- *
- * @example
- * try { confinement.openDir(["a"], "/a") } catch (e) { if (e instanceof FsFailure) e.code }
- */
-export class FsFailure extends Error {
-  constructor(
-    readonly code: BackendErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "FsFailure";
-  }
-}
-
-/** An open directory: its descriptor and its real host path. */
-export interface OpenDir {
-  fd: number;
-  host: string;
-}
-
-/** An open regular file, verified to live inside the root. */
-export interface OpenFile {
-  fd: number;
-  stat: fs.Stats;
-  /** True when the open created the file. */
-  created: boolean;
-}
-
-/** A file met by `walk`: a regular file, or a symlink still to be checked by `openEntry`. */
-export interface WalkEntry {
-  dir: OpenDir;
-  name: string;
-  /** The display (virtual) path of the entry. */
-  shown: string;
-  symlink: boolean;
-}
-
-/** The errno code of a Node error, or undefined. */
-export function errnoOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** Joins a display directory path and a name ("/" + "a" is "/a"). */
-export function joinShown(dir: string, name: string): string {
-  return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
 
 /**
  * Opens, walks and removes files under one root without ever leaving it. With `confined`
@@ -180,28 +129,7 @@ export class Confinement {
    * symlinked directory. Return false from `visit` to stop. `start` stays open.
    */
   walk(start: OpenDir, startShown: string, visit: (entry: WalkEntry) => boolean): void {
-    const stack = [{ dir: start, shown: startShown, entries: this.sortedEntries(start), i: 0 }];
-    try {
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1]!;
-        if (top.i >= top.entries.length) {
-          if (top.dir !== start) this.close(top.dir);
-          stack.pop();
-          continue;
-        }
-        const entry = top.entries[top.i++]!;
-        const shown = joinShown(top.shown, entry.name);
-        if (entry.isDirectory()) {
-          const sub = this.tryOpenSubdir(top.dir, entry.name);
-          if (sub) stack.push({ dir: sub, shown, entries: this.sortedEntries(sub), i: 0 });
-        } else if (entry.isFile() || entry.isSymbolicLink()) {
-          const symlink = entry.isSymbolicLink();
-          if (!visit({ dir: top.dir, name: entry.name, shown, symlink })) return;
-        }
-      }
-    } finally {
-      for (const frame of stack) if (frame.dir !== start) this.close(frame.dir);
-    }
+    walkTree(this, start, startShown, visit);
   }
 
   /**
@@ -246,45 +174,13 @@ export class Confinement {
    * returns the display path of every file and symlink removed.
    */
   remove(segments: readonly string[], shown: string): string[] {
-    const parent = this.openDir(segments.slice(0, -1), shown);
-    try {
-      const name = segments[segments.length - 1]!;
-      const stat = fs.lstatSync(this.child(parent, name));
-      const removed: string[] = [];
-      if (stat.isDirectory()) this.removeTree(parent, name, shown, removed);
-      else {
-        fs.unlinkSync(this.child(parent, name));
-        removed.push(shown);
-      }
-      return removed.sort();
-    } finally {
-      this.close(parent);
-    }
+    return removeConfined(this, segments, shown);
   }
 
   /** True when a real host path is the root or below it. */
   inside(real: string): boolean {
     if (!this.confined || this.root === "/") return true;
     return real === this.root || real.startsWith(`${this.root}/`);
-  }
-
-  private removeTree(parent: OpenDir, name: string, shown: string, out: string[]): void {
-    // O_NOFOLLOW: a directory swapped for a symlink after lstat is not entered.
-    const fd = fs.openSync(this.child(parent, name), DIR_FLAGS | O_NOFOLLOW);
-    const dir = { fd, host: `${parent.host === "/" ? "" : parent.host}/${name}` };
-    try {
-      for (const entry of fs.readdirSync(this.listing(dir), { withFileTypes: true })) {
-        const childShown = joinShown(shown, entry.name);
-        if (entry.isDirectory()) this.removeTree(dir, entry.name, childShown, out);
-        else {
-          fs.unlinkSync(this.child(dir, entry.name));
-          out.push(childShown);
-        }
-      }
-    } finally {
-      this.close(dir);
-    }
-    fs.rmdirSync(this.child(parent, name));
   }
 
   private openRoot(): OpenDir {
@@ -332,15 +228,6 @@ export class Confinement {
       if (errnoOf(error) !== "EEXIST") throw error;
     }
     return this.openDirNoFollow(path, false);
-  }
-
-  private tryOpenSubdir(dir: OpenDir, name: string): OpenDir | undefined {
-    try {
-      const fd = fs.openSync(this.child(dir, name), DIR_FLAGS | O_NOFOLLOW);
-      return { fd, host: `${dir.host === "/" ? "" : dir.host}/${name}` };
-    } catch {
-      return undefined; // vanished, unreadable, or swapped for a symlink: not walked
-    }
   }
 
   private openExisting(path: string, flags: number, shown: string): number {
@@ -407,18 +294,5 @@ export class Confinement {
     if (!PROC_FD) return fs.realpathSync(path);
     const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
     return real.endsWith(" (deleted)") ? real.slice(0, -10) : real;
-  }
-
-  private sortedEntries(dir: OpenDir): fs.Dirent[] {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(this.listing(dir), { withFileTypes: true });
-    } catch {
-      return [];
-    }
-    // Sorting directories as "name/" makes a depth-first walk yield files in full-path order.
-    const keyed = entries.map((e) => ({ e, key: e.isDirectory() ? `${e.name}/` : e.name }));
-    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return keyed.map((k) => k.e);
   }
 }
