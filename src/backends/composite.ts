@@ -1,4 +1,16 @@
-import { type Resolved, type Route, RouteTable, routeGlobs } from "./composite-routes.js";
+import {
+  mapError,
+  mapErrorOf,
+  mergeGlob,
+  mergeGrep,
+  messageOf,
+  type PartialErrors,
+  settle,
+  sortUnique,
+  type Target,
+  withFailures,
+} from "./composite-merge.js";
+import { type Route, RouteTable, routeGlobs } from "./composite-routes.js";
 import { DEFAULT_GLOB_MAX_RESULTS, DEFAULT_GREP_MAX_COUNT } from "./file-query.js";
 import { checkVirtualPath } from "./paths.js";
 import type {
@@ -15,7 +27,6 @@ import type {
   FileUploadResult,
   GlobOptions,
   GlobResult,
-  GrepMatch,
   GrepOptions,
   GrepResult,
   LsResult,
@@ -25,28 +36,14 @@ import type {
   WriteResult,
 } from "./protocol.js";
 
+export type { PartialError, PartialErrors } from "./composite-merge.js";
+
 /** Options of `CompositeBackend`. */
 export interface CompositeBackendOptions {
   /** Where every path not under a route goes; also runs `execute`. */
   default: BackendProtocol;
   /** Mounts by canonical directory prefix ("/memories/"), each a backend instance. */
   routes: Record<string, BackendProtocol>;
-}
-
-/** One backend that failed during a merged `ls`, `glob` or `grep`; "/" is the default. */
-export interface PartialError {
-  prefix: string;
-  error: BackendError;
-}
-
-/**
- * What a merged operation adds to its protocol result. When some backends fail, the result
- * keeps the others' entries, `error` summarises every failure ("backend for /memories/ failed:
- * ...", code of the first), and `partialErrors` lists them one by one. A caller that sees
- * `error` together with `files`/`matches` should show both: they are valid but incomplete.
- */
-export interface PartialErrors {
-  partialErrors?: PartialError[];
 }
 
 /**
@@ -162,22 +159,7 @@ export class CompositeBackend implements BackendProtocol {
         return { route, result };
       }),
     );
-    const parts = await Promise.all(calls);
-    const failures: PartialError[] = [];
-    let truncated = false;
-    const files: FileInfo[] = [];
-    for (const { route, result } of parts) {
-      if (result.error) failures.push({ prefix: route?.prefix ?? "/", error: result.error });
-      truncated ||= result.truncated === true;
-      for (const f of result.files ?? []) {
-        const outer = this.#table.outer(route, f.path);
-        if (this.#table.owns(route, outer)) files.push({ ...f, path: outer });
-      }
-    }
-    const merged = sortUnique(files);
-    const result: GlobResult = { files: merged.slice(0, max) };
-    if (truncated || merged.length > max) result.truncated = true;
-    return failures.length > 0 ? { ...result, ...withFailures(undefined, failures) } : result;
+    return mergeGlob(this.#table, await Promise.all(calls), max);
   }
 
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult & PartialErrors> {
@@ -191,25 +173,7 @@ export class CompositeBackend implements BackendProtocol {
         return { route, result };
       }),
     );
-    const failures: PartialError[] = [];
-    let truncated = false;
-    const seen = new Set<string>();
-    const matches: GrepMatch[] = [];
-    for (const { route, result } of await Promise.all(calls)) {
-      if (result.error) failures.push({ prefix: route?.prefix ?? "/", error: result.error });
-      truncated ||= result.truncated === true;
-      for (const m of result.matches ?? []) {
-        const outer = this.#table.outer(route, m.path);
-        const key = `${outer}\0${m.line}`;
-        if (seen.has(key) || !this.#table.owns(route, outer)) continue;
-        seen.add(key);
-        matches.push({ ...m, path: outer });
-      }
-    }
-    matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-    const result: GrepResult = { matches: matches.slice(0, max) };
-    if (truncated || matches.length > max) result.truncated = true;
-    return failures.length > 0 ? { ...result, ...withFailures(undefined, failures) } : result;
+    return mergeGrep(this.#table, await Promise.all(calls), max);
   }
 
   async uploadFiles(files: FileUpload[]): Promise<FileUploadResult[]> {
@@ -349,11 +313,6 @@ export class CompositeBackend implements BackendProtocol {
   }
 }
 
-interface Target {
-  path: string;
-  resolved: Resolved;
-}
-
 interface SearchCall {
   route: Route | undefined;
   backend: BackendProtocol;
@@ -364,47 +323,4 @@ interface SearchCall {
 function checkedPath(input: string): string {
   const checked = checkVirtualPath(input);
   return checked.ok ? checked.path : input;
-}
-
-// A backend that throws is reported like one that returns an error, so the others still count.
-async function settle<R extends { error?: BackendError }>(call: () => Promise<R>): Promise<R> {
-  try {
-    return await call();
-  } catch (cause) {
-    return { error: { code: "io", message: `threw: ${messageOf(cause)}` } } as R;
-  }
-}
-
-function messageOf(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-function withFailures<F>(files: F | undefined, failures: PartialError[]) {
-  const message = failures
-    .map(
-      (f) =>
-        `${f.prefix === "/" ? "default backend" : `backend for ${f.prefix}`} failed: ${f.error.message}`,
-    )
-    .join("; ");
-  const error: BackendError = { code: failures[0]!.error.code, message };
-  return files === undefined
-    ? { error, partialErrors: failures }
-    : { files, error, partialErrors: failures };
-}
-
-// Routed backends speak of their inner path; say the path the caller used instead.
-function mapError(error: BackendError, target: Target): BackendError {
-  const { route, inner } = target.resolved;
-  if (!route || inner === "/" || !error.message.includes(inner)) return error;
-  return { ...error, message: error.message.split(inner).join(target.path) };
-}
-
-function mapErrorOf<R extends { error?: BackendError }>(result: R, target: Target): R {
-  return result.error ? { ...result, error: mapError(result.error, target) } : result;
-}
-
-function sortUnique(files: FileInfo[]): FileInfo[] {
-  const byPath = new Map<string, FileInfo>();
-  for (const f of files) if (!byPath.has(f.path)) byPath.set(f.path, f);
-  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
