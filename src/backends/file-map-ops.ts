@@ -1,8 +1,13 @@
+import { createFileData, fileDataBytes, fileDataSize } from "./file-data.js";
+import {
+  canonical,
+  dirPrefix,
+  invalidPath,
+  missingFileError,
+  writeTargetError,
+} from "./file-map-paths.js";
 import { DEFAULT_GLOB_MAX_RESULTS, DEFAULT_GREP_MAX_COUNT, fileMatchesGlob } from "./file-query.js";
-import { mediaTypeOf } from "./media-types.js";
-import { checkVirtualPath } from "./paths.js";
 import type {
-  BackendError,
   DeleteResult,
   EditResult,
   FileData,
@@ -29,6 +34,8 @@ import { editResultOf, grepText, pageText, replaceInText } from "./text-content.
  * Read-only operations (`lsFiles`, `readFile`, `globFiles`, `grepFiles`, `downloadFileBytes`)
  * return the protocol result directly; mutating ones return a `FileOpOutcome`.
  */
+
+export { createFileData, fileDataBytes, fileDataSize } from "./file-data.js";
 
 /** Read access to a set of files keyed by canonical virtual path ("/a/b.md"). */
 export interface FileMapView {
@@ -71,100 +78,6 @@ export function applyFileChanges(map: Map<string, FileData>, changes: FileChange
     if (data === null) map.delete(path);
     else map.set(path, data);
   }
-}
-
-/** Size in bytes of a file's content, without decoding base64. */
-export function fileDataSize(data: FileData): number {
-  if (data.encoding === "utf-8") return Buffer.byteLength(data.content);
-  const length = data.content.length;
-  const padding = data.content.endsWith("==") ? 2 : data.content.endsWith("=") ? 1 : 0;
-  return Math.floor((length * 3) / 4) - padding;
-}
-
-/** The bytes of a file, whatever its encoding. */
-export function fileDataBytes(data: FileData): Uint8Array {
-  // Copy into a plain Uint8Array: a Buffer may sit on a shared pool and compares unlike one.
-  return new Uint8Array(Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8"));
-}
-
-// Decodes bytes only when they are exactly valid UTF-8 (BOM kept), so a round trip is lossless.
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/**
- * Builds the `FileData` stored for `content` at `path`. Strings are kept as text; bytes are
- * kept as text too when they are valid UTF-8 without NUL and the path is not a media file, so
- * an uploaded `.md` can be grepped; anything else is kept as base64.
- */
-export function createFileData(
-  path: string,
-  content: string | Uint8Array,
-  now: string,
-  previous?: FileData,
-): FileData {
-  const createdAt = previous?.createdAt ?? now;
-  if (typeof content === "string") {
-    return { content, encoding: "utf-8", createdAt, modifiedAt: now };
-  }
-  if (!mediaTypeOf(path) && !content.includes(0)) {
-    try {
-      return { content: strictUtf8.decode(content), encoding: "utf-8", createdAt, modifiedAt: now };
-    } catch {
-      // Not UTF-8: fall through to base64.
-    }
-  }
-  const base64 = Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString(
-    "base64",
-  );
-  return { content: base64, encoding: "base64", createdAt, modifiedAt: now };
-}
-
-function invalidPath(input: string, reason: string): BackendError {
-  return { code: "invalid_path", message: `invalid path ${JSON.stringify(input)}: ${reason}` };
-}
-
-// The canonical path, or the protocol error for a refused one.
-function canonical(input: string): { path: string } | { error: BackendError } {
-  const checked = checkVirtualPath(input);
-  return checked.ok ? { path: checked.path } : { error: invalidPath(input, checked.reason) };
-}
-
-function dirPrefix(dir: string): string {
-  return dir === "/" ? "/" : `${dir}/`;
-}
-
-function hasFilesUnder(files: FileMapView, dir: string): boolean {
-  const prefix = dirPrefix(dir);
-  for (const [path] of files.entries()) if (path.startsWith(prefix)) return true;
-  return false;
-}
-
-// A write to /a/b/c is refused when /a or /a/b is a file.
-function fileAncestor(files: FileMapView, path: string): string | undefined {
-  for (let at = path.indexOf("/", 1); at !== -1; at = path.indexOf("/", at + 1)) {
-    const ancestor = path.slice(0, at);
-    if (files.get(ancestor)) return ancestor;
-  }
-  return undefined;
-}
-
-// Why `path` cannot hold a file, or undefined when it can.
-function writeTargetError(files: FileMapView, path: string): BackendError | undefined {
-  if (path === "/") return { code: "is_directory", message: "/ is a directory" };
-  const ancestor = fileAncestor(files, path);
-  if (ancestor)
-    return { code: "not_a_directory", message: `${ancestor} is a file, not a directory` };
-  if (!files.get(path) && hasFilesUnder(files, path)) {
-    return { code: "is_directory", message: `${path} is a directory` };
-  }
-  return undefined;
-}
-
-// The error for a path that holds no file: a directory, or nothing at all.
-function missingFileError(files: FileMapView, path: string): BackendError {
-  if (path === "/" || hasFilesUnder(files, path)) {
-    return { code: "is_directory", message: `${path} is a directory` };
-  }
-  return { code: "not_found", message: `file not found: ${path}` };
 }
 
 /**
