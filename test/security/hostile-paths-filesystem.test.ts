@@ -16,6 +16,7 @@ import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FilesystemBackend } from "../../src/backends/filesystem.js";
 import { LocalShellBackend } from "../../src/backends/local-shell.js";
+import { MALFORMED_PATHS, serialize } from "../helpers/hostile-paths.js";
 
 const tag = randomBytes(6).toString("hex");
 const CONTENT_MARKER = `DELVE-SECRET-${tag}`;
@@ -58,12 +59,6 @@ function snapshot(dir: string): Record<string, string> {
   };
   visit(dir);
   return out;
-}
-
-function serialize(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v,
-  );
 }
 
 type Expect = "invalid_path" | "symlink" | "hardlink" | "inside";
@@ -197,21 +192,9 @@ const fixed =
 
 const cases: Record<string, HostileCase[]> = {
   traversal: [
-    ...[
-      "../secret.txt",
-      "/a/../../etc/passwd",
-      "/../etc/passwd",
-      "a/b/../../../x",
-      "/./../x",
-      "..",
-      "/..",
-      "/a/..",
-      "/a/b/c/../../../../secret.txt",
-      "//../x",
-      "/a/..//..//x",
-      "./../x",
-      `/${"../".repeat(20)}etc/passwd`,
-    ].map((p): HostileCase => ({ name: p, paths: fixed(p), expect: "invalid_path" })),
+    ...MALFORMED_PATHS.traversal.map(
+      (p): HostileCase => ({ name: p, paths: fixed(p), expect: "invalid_path" }),
+    ),
     {
       name: "../<outside>/secret.txt (the sibling directory)",
       paths: () => [`../${outsideName}/secret.txt`, `/x/../../${outsideName}/sub/deep.txt`],
@@ -229,71 +212,21 @@ const cases: Record<string, HostileCase[]> = {
     },
   ],
   tilde: [
-    ...[
-      "~",
-      "~/",
-      "~/secret.txt",
-      "~root",
-      "~root/.bashrc",
-      "~/../../etc/passwd",
-      "~+",
-      "~-/x",
-      "~nobody/x",
-      "~~/x",
-      "~/.ssh/id_rsa",
-    ].map((p): HostileCase => ({ name: p, paths: fixed(p), expect: "invalid_path" })),
+    ...MALFORMED_PATHS.tilde.map(
+      (p): HostileCase => ({ name: p, paths: fixed(p), expect: "invalid_path" }),
+    ),
     { name: "/~/x is a directory named ~ under the root", paths: fixed("/~/x"), expect: "inside" },
     { name: "a/~/b stays under the root", paths: fixed("a/~/b"), expect: "inside" },
   ],
-  nul: [
-    "\0",
-    "/a\0b",
-    "/secret.txt\0.png",
-    "\0/etc/passwd",
-    "/etc/passwd\0",
-    "../\0",
-    "/a/\0/b",
-    "/x.txt\0../../etc/passwd",
-    "/\0\0",
-    "/a\nb",
-    "/a\rb",
-    "/a\u0001b",
-    "/a\u007f",
-  ].map((p): HostileCase => ({ name: JSON.stringify(p), paths: fixed(p), expect: "invalid_path" })),
-  encodings: [
-    "%2e%2e%2f",
-    "/%2e%2e/%2e%2e/etc/passwd",
-    "%2f",
-    "/a%2fb",
-    "..%2fsecret.txt",
-    "%2e%2e/x",
-    "%252e%252e%252f",
-    "/．．／x",
-    "/a／b",
-    "..∕x",
-    "⁄etc⁄passwd",
-    "%c0%ae%c0%ae/x",
-    "/a。b",
-    "/\u2024\u2024/x",
-    "%00",
-    "/..%c0%af..%c0%afetc",
-    "/\uFE52\uFE52/x",
-    "/a\u29F8b",
-  ].map((p): HostileCase => ({ name: JSON.stringify(p), paths: fixed(p), expect: "invalid_path" })),
-  backslashes: [
-    "..\\..\\etc\\passwd",
-    "\\etc\\passwd",
-    "/a\\..\\..\\x",
-    "C:\\Windows\\win.ini",
-    "\\\\server\\share",
-    "/a\\b",
-    "..\\",
-    "\\..",
-    "/a/..\\..\\b",
-    "C:/Windows",
-    "/\\",
-    "\\\\?\\C:\\x",
-  ].map((p): HostileCase => ({ name: JSON.stringify(p), paths: fixed(p), expect: "invalid_path" })),
+  nul: MALFORMED_PATHS.nul.map(
+    (p): HostileCase => ({ name: JSON.stringify(p), paths: fixed(p), expect: "invalid_path" }),
+  ),
+  encodings: MALFORMED_PATHS.encodings.map(
+    (p): HostileCase => ({ name: JSON.stringify(p), paths: fixed(p), expect: "invalid_path" }),
+  ),
+  backslashes: MALFORMED_PATHS.backslashes.map(
+    (p): HostileCase => ({ name: JSON.stringify(p), paths: fixed(p), expect: "invalid_path" }),
+  ),
   "outward symlinks": [
     {
       name: "a file symlink with an absolute target",

@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxBackend } from "../../src/backends/sandbox.js";
+import { MALFORMED_PATHS, serialize } from "../helpers/hostile-paths.js";
 
 const tag = randomBytes(6).toString("hex");
 const MARKER = `DELVE-SANDBOX-SECRET-${tag}`;
@@ -52,12 +53,6 @@ function snapshot(dir: string): Record<string, string> {
         : `${stat.ino}:${fs.readFileSync(full, "latin1")}`;
   }
   return out;
-}
-
-function serialize(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v,
-  );
 }
 
 interface Ctx {
@@ -198,76 +193,11 @@ const hardLink =
   };
 
 const malformed: Record<string, HostileCase[]> = {
-  traversal: invalid(
-    "../secret.txt",
-    "/../secret.txt",
-    "/a/../../secret.txt",
-    "a/b/../../../x",
-    "/./../x",
-    "..",
-    "/..",
-    "/a/..",
-    "//../x",
-    "./../x",
-    `/${"../".repeat(12)}etc/passwd`,
-    "/own.txt/../../x",
-  ),
-  tilde: invalid(
-    "~",
-    "~/",
-    "~/secret.txt",
-    "~root",
-    "~root/.ssh/id_rsa",
-    "~/../../etc/passwd",
-    "~+",
-    "~-/x",
-    "~nobody",
-    "~~",
-    "~/.bashrc",
-  ),
-  nul: invalid(
-    "\0",
-    "/a\0b",
-    "/own.txt\0.png",
-    "\0/etc/passwd",
-    "/secret.txt\0",
-    "/a/\0/b",
-    "/x\0/../../y",
-    "/\0\0",
-    "/a\nb",
-    "/a\rb",
-    "/a\u0001b",
-  ),
-  encodings: invalid(
-    "%2e%2e%2fsecret.txt",
-    "/%2e%2e/%2e%2e/etc/passwd",
-    "/a%2fb",
-    "..%2fx",
-    "%252e%252e%252f",
-    "/%00",
-    "/\uff0e\uff0e/x",
-    "/a\uff0fb",
-    "..\u2215x",
-    "\u2044etc\u2044passwd",
-    "/\u2024\u2024/x",
-    "/a\u3002b",
-    "/\ufe52\ufe52/x",
-    "%c0%ae%c0%ae/x",
-    "/..%c0%af..%c0%afetc",
-  ),
-  backslashes: invalid(
-    "..\\secret.txt",
-    "\\etc\\passwd",
-    "/a\\..\\..\\x",
-    "C:\\Windows\\win.ini",
-    "\\\\server\\share",
-    "/a\\b",
-    "..\\",
-    "\\..",
-    "/a/..\\..\\b",
-    "C:/Windows",
-    "/\\",
-  ),
+  traversal: invalid(...MALFORMED_PATHS.traversal),
+  tilde: invalid(...MALFORMED_PATHS.tilde),
+  nul: invalid(...MALFORMED_PATHS.nul),
+  encodings: invalid(...MALFORMED_PATHS.encodings),
+  backslashes: invalid(...MALFORMED_PATHS.backslashes),
 };
 
 const linked: Record<string, HostileCase[]> = {
