@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { FilesystemBackend as DeepagentsFilesystemBackend } from "deepagents";
-import { FilesystemBackend } from "../src/backends/filesystem.js";
+import { FilesystemBackend } from "../src/backends/disk/filesystem.js";
 
 /** Options of `runGrepFsBench`. */
 export interface GrepFsBenchOptions {

@@ -12,7 +12,7 @@
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { getConfig } from "@langchain/langgraph";
 import * as deepagents from "deepagents";
-import type { FileData } from "../src/backends/protocol.js";
+import type { FileData } from "../src/backends/protocol/protocol.js";
 import { StateBackend } from "../src/index.js";
 import {
   type BenchOptions,

@@ -14,69 +14,69 @@ export {
   DEFAULT_RECURSION_LIMIT,
   type DeepAgent,
 } from "./agent/create-deep-agent.js";
-export type { CompiledSubAgent, SubAgent } from "./agent/subagent-specs.js";
+export {
+  type ToolErrorFormatter,
+  type ToolErrorsOption,
+  toolErrorsMiddleware,
+} from "./agent/tool-errors.js";
 export type { AgentTool, ProviderToolDict, ToolDefinition } from "./agent/user-tools.js";
+export type {
+  ApprovalDecisionType,
+  ApprovalRequest,
+  InterruptOn,
+  InterruptOnConfig,
+} from "./approval/middleware.js";
 export {
   type BackendAccess,
   type BackendOperation,
   BackendWrapper,
   type GuardedCall,
-} from "./backends/backend-wrapper.js";
-export { BaseSandbox } from "./backends/base-sandbox.js";
+} from "./backends/compose/backend-wrapper.js";
 export {
   CompositeBackend,
   type CompositeBackendOptions,
   type PartialError,
   type PartialErrors,
-} from "./backends/composite.js";
-export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/filesystem.js";
-export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/in-memory.js";
-export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/local-shell.js";
-export { checkVirtualPath, type PathCheck } from "./backends/paths.js";
-export type * from "./backends/protocol.js";
-export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox.js";
-export { StateBackend } from "./backends/state.js";
+} from "./backends/compose/composite.js";
+export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/disk/filesystem.js";
+export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/disk/local-shell.js";
+export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/file-map/in-memory.js";
+export { StateBackend } from "./backends/file-map/state.js";
+export { checkVirtualPath, type PathCheck } from "./backends/protocol/paths.js";
+export type * from "./backends/protocol/protocol.js";
+export { BaseSandbox } from "./backends/sandbox/base-sandbox.js";
+export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox/sandbox.js";
 export {
   StoreBackend,
   type StoreBackendContext,
   type StoreBackendOptions,
   type StoreBackendUser,
-} from "./backends/store.js";
+} from "./backends/store/store.js";
+export {
+  type MemoryMiddlewareOptions,
+  memoryMiddleware,
+} from "./context/memory/middleware.js";
+export { loadSkills } from "./context/skills/load-skills.js";
+export { type SkillsMiddlewareOptions, skillsMiddleware } from "./context/skills/middleware.js";
+export {
+  MAX_SKILL_DESCRIPTION_LENGTH,
+  MAX_SKILL_NAME_LENGTH,
+  type SkillMetadata,
+} from "./context/skills/skill-metadata.js";
+export type { KeepPolicy, SummarizationOptions } from "./context/summarization/middleware.js";
 export {
   ConfigurationError,
   DelveError,
   MissingProviderError,
   NotImplementedError,
 } from "./errors/index.js";
-export type {
-  ApprovalDecisionType,
-  ApprovalRequest,
-  InterruptOn,
-  InterruptOnConfig,
-} from "./middleware/approval.js";
 export {
   FILESYSTEM_MIDDLEWARE_NAME,
   type FilesystemMiddlewareOptions,
   FS_TOOL_NAMES,
   type FsToolName,
   filesystemMiddleware,
-} from "./middleware/filesystem.js";
-export {
-  type MemoryMiddlewareOptions,
-  memoryMiddleware,
-} from "./middleware/memory.js";
-export { type SkillsMiddlewareOptions, skillsMiddleware } from "./middleware/skills.js";
-export {
-  GENERAL_PURPOSE_SUBAGENT,
-  SUBAGENT_MIDDLEWARE_NAME,
-  subAgentMiddleware,
-} from "./middleware/subagents.js";
-export type { KeepPolicy, SummarizationOptions } from "./middleware/summarization.js";
-export {
-  type ToolErrorFormatter,
-  type ToolErrorsOption,
-  toolErrorsMiddleware,
-} from "./middleware/tool-errors.js";
+} from "./filesystem/middleware.js";
 export { LazyChatModel } from "./models/lazy-chat-model.js";
 export type { DeleteDecision, SandboxTargets } from "./permissions/index.js";
 export {
@@ -98,12 +98,12 @@ export {
   resetHarnessProfiles,
   unregisterHarnessProfile,
 } from "./profiles/index.js";
-export { loadSkills } from "./skills/load-skills.js";
 export {
-  MAX_SKILL_DESCRIPTION_LENGTH,
-  MAX_SKILL_NAME_LENGTH,
-  type SkillMetadata,
-} from "./skills/skill-metadata.js";
+  GENERAL_PURPOSE_SUBAGENT,
+  SUBAGENT_MIDDLEWARE_NAME,
+  subAgentMiddleware,
+} from "./subagents/middleware.js";
+export type { CompiledSubAgent, SubAgent } from "./subagents/specs.js";
 export { estimateTokens } from "./surface/estimate-tokens.js";
 export {
   type InspectSurfaceOptions,

@@ -1,4 +1,4 @@
-import type { SurfacePlan } from "../middleware/surface-plan.js";
+import type { SurfacePlan } from "../surface/surface-plan.js";
 
 /** What `createDeepAgent` remembers about an agent, for the surface inspector. */
 export interface AgentInfo {

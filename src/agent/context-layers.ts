@@ -1,24 +1,24 @@
-import { CompositeBackend } from "../backends/composite.js";
-import { PrefixedBackend } from "../backends/prefixed.js";
-import type { BackendProtocol } from "../backends/protocol.js";
-import { StateBackend } from "../backends/state.js";
+import { CompositeBackend } from "../backends/compose/composite.js";
+import { PrefixedBackend } from "../backends/compose/prefixed.js";
+import { StateBackend } from "../backends/file-map/state.js";
+import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { DEFAULT_CONTEXT_WINDOW } from "../context/context-window.js";
 import {
   EVICTED_RESULTS_DIR,
   EVICTION_MIDDLEWARE_NAME,
   evictionMiddleware,
-} from "../middleware/eviction.js";
-import { MEMORY_MIDDLEWARE_NAME, memoryMiddleware } from "../middleware/memory.js";
+} from "../context/eviction/middleware.js";
+import { MEMORY_MIDDLEWARE_NAME, memoryMiddleware } from "../context/memory/middleware.js";
 import {
   PATCH_TOOL_CALLS_MIDDLEWARE_NAME,
   patchToolCallsMiddleware,
-} from "../middleware/patch-tool-calls.js";
-import { SKILLS_MIDDLEWARE_NAME, skillsMiddleware } from "../middleware/skills.js";
+} from "../context/patch-tool-calls.js";
+import { SKILLS_MIDDLEWARE_NAME, skillsMiddleware } from "../context/skills/middleware.js";
 import {
   SUMMARIZATION_MIDDLEWARE_NAME,
   type SummarizationOptions,
   summarizationMiddleware,
-} from "../middleware/summarization.js";
+} from "../context/summarization/middleware.js";
 
 /** Where summarization appends full transcripts. */
 export const TRANSCRIPT_DIR = "/conversation_history";

@@ -2,27 +2,23 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { SystemMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
-import type { BackendProtocol } from "../backends/protocol.js";
+import type { InterruptOn } from "../approval/middleware.js";
+import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import type { InterruptOn } from "../middleware/approval.js";
-import { type SurfacePlan, surfacePlanOf } from "../middleware/surface-plan.js";
-import { type ToolErrorsOption, validateToolErrorsOption } from "../middleware/tool-errors.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import { type HarnessProfile, profileKeyOf, resolveProfile } from "../profiles/index.js";
+import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
+import { type SurfacePlan, surfacePlanOf } from "../surface/surface-plan.js";
 import { rememberAgent } from "./agent-info.js";
-import {
-  BUILTIN_TOOL_NAMES,
-  buildStack,
-  composeSystemPrompt,
-  registeredToolNames,
-  visibleToolNames,
-} from "./assemble.js";
+import { buildStack } from "./assemble.js";
+import { BUILTIN_TOOL_NAMES } from "./builtin-names.js";
 import type { ContextSettings } from "./context-layers.js";
 import { debugMiddleware } from "./debug.js";
 import { checkOptionKeys, validateInterruptOn } from "./options.js";
-import type { CompiledSubAgent, SubAgent } from "./subagent-specs.js";
+import { composeSystemPrompt, registeredToolNames, visibleToolNames } from "./stack-spec.js";
+import { type ToolErrorsOption, validateToolErrorsOption } from "./tool-errors.js";
 import { type AgentTool, type NormalizedTool, normalizeTools } from "./user-tools.js";
 
 export { BUILTIN_TOOL_NAMES };

@@ -1,11 +1,11 @@
-import { ConfigurationError } from "../errors/configuration-error.js";
-import { NotImplementedError } from "../errors/not-implemented-error.js";
 import {
   type ApprovalDecisionType,
   DECISIONS,
   type InterruptOnConfig,
   type NormalizedInterruptOn,
-} from "../middleware/approval.js";
+} from "../approval/middleware.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { NotImplementedError } from "../errors/not-implemented-error.js";
 
 /** Every option key `createDeepAgent` knows, landed or not. */
 export const KNOWN_OPTIONS = [

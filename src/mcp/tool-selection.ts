@@ -1,4 +1,4 @@
-import { BUILTIN_TOOL_NAMES } from "../agent/create-deep-agent.js";
+import { BUILTIN_TOOL_NAMES } from "../agent/builtin-names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { CheckedServer } from "./server-config.js";
 

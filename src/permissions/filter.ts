@@ -1,4 +1,4 @@
-import type { FileInfo, GrepMatch } from "../backends/protocol.js";
+import type { FileInfo, GrepMatch } from "../backends/protocol/protocol.js";
 import { decide } from "./decide.js";
 import { compileRules } from "./match.js";
 import type { PermissionRule } from "./types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BackendProtocol } from "../backends/protocol.js";
+import type { BackendProtocol } from "../backends/protocol/protocol.js";
 
 /** What `runBackendConformance` needs: a fresh, empty backend per test, and its cleanup. */
 export interface ConformanceSubject {

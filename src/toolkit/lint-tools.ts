@@ -1,6 +1,6 @@
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { agentInfoOf } from "../agent/agent-info.js";
-import { BUILTIN_TOOL_NAMES } from "../agent/create-deep-agent.js";
+import { BUILTIN_TOOL_NAMES } from "../agent/builtin-names.js";
 import { type AgentTool, normalizeTools } from "../agent/user-tools.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { measureTool } from "../surface/inspect-surface.js";

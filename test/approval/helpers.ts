@@ -3,7 +3,7 @@ import { AIMessage, ToolMessage as ToolMessageClass } from "@langchain/core/mess
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import { z } from "zod";
-import type { ApprovalRequest } from "../../src/middleware/approval.js";
+import type { ApprovalRequest } from "../../src/approval/middleware.js";
 
 /** Order tools that record every execution, so a test can assert nothing ran twice. */
 export function orderTools() {

@@ -1,10 +1,10 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
+import { runWithApproval } from "../../src/approval/scope.js";
+import { filesystemMiddleware } from "../../src/filesystem/middleware.js";
+import { guardFromRules } from "../../src/filesystem/permission-guard.js";
 import { ConfigurationError, createDeepAgent } from "../../src/index.js";
-import { runWithApproval } from "../../src/middleware/approval-scope.js";
-import { filesystemMiddleware } from "../../src/middleware/filesystem.js";
-import { guardFromRules } from "../../src/middleware/permission-guard.js";
 import type { PermissionRule } from "../../src/permissions/index.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 import { requestOf, resultFor, resume, thread, user } from "./helpers.js";

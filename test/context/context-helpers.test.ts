@@ -3,14 +3,14 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MiddlewareError } from "langchain";
 import { describe, expect, it } from "vitest";
 import { contextWindowAtCall, profileContextWindow } from "../../src/context/context-window.js";
-import { evictedNotice, previewLines } from "../../src/context/evicted-preview.js";
-import { isContextOverflowError } from "../../src/context/overflow.js";
+import { evictedNotice, previewLines } from "../../src/context/eviction/preview.js";
 import { safeFileName } from "../../src/context/safe-name.js";
+import { findCutoff } from "../../src/context/summarization/cutoff.js";
+import { isContextOverflowError } from "../../src/context/summarization/overflow.js";
+import { shortenOldFileArgs } from "../../src/context/summarization/shorten-args.js";
+import { writeSummary } from "../../src/context/summarization/summarize.js";
+import { transcriptPath } from "../../src/context/summarization/transcript-file.js";
 import { exceedsTokens, headAndTail, textTokens } from "../../src/context/token-estimate.js";
-import { findCutoff } from "../../src/middleware/summarization/cutoff.js";
-import { shortenOldFileArgs } from "../../src/middleware/summarization/shorten-args.js";
-import { writeSummary } from "../../src/middleware/summarization/summarize.js";
-import { transcriptPath } from "../../src/middleware/summarization/transcript-file.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const call = (id: string, name = "lookup", args: Record<string, unknown> = {}) =>

@@ -8,7 +8,7 @@ import {
   CANCELLED_TOOL_CALL_TEXT,
   patchToolCalls,
   patchToolCallsMiddleware,
-} from "../../src/middleware/patch-tool-calls.js";
+} from "../../src/context/patch-tool-calls.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });

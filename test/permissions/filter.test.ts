@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InMemoryBackend } from "../../src/backends/in-memory.js";
+import { InMemoryBackend } from "../../src/backends/file-map/in-memory.js";
+import { formatGrep, GREP_OUTPUT_MODES } from "../../src/filesystem/tools/grep.js";
 import {
   canRead,
   filterFileInfos,
@@ -7,7 +8,6 @@ import {
   filterReadable,
   validatePermissions,
 } from "../../src/permissions/index.js";
-import { formatGrep, GREP_OUTPUT_MODES } from "../../src/tools/grep.js";
 
 const SECRET = "TOKEN-7f3a";
 

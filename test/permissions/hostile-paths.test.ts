@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkVirtualPath } from "../../src/backends/paths.js";
+import { checkVirtualPath } from "../../src/backends/protocol/paths.js";
 import {
   canRead,
   decide,

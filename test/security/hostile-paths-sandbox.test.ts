@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxBackend } from "../../src/backends/sandbox.js";
+import { SandboxBackend } from "../../src/backends/sandbox/sandbox.js";
 import { MALFORMED_PATHS, serialize } from "../helpers/hostile-paths.js";
 
 const tag = randomBytes(6).toString("hex");

@@ -1,0 +1,277 @@
+import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import { Command, REMOVE_ALL_MESSAGES, StateSchema } from "@langchain/langgraph";
+import { createMiddleware } from "langchain";
+import { filesStateValue } from "../../backends/file-map/files-state.js";
+import { StateBackend } from "../../backends/file-map/state.js";
+import type { BackendProtocol } from "../../backends/protocol/protocol.js";
+import { ConfigurationError } from "../../errors/configuration-error.js";
+import { LazyChatModel } from "../../models/lazy-chat-model.js";
+import { PROBE_KEY } from "../../surface/probe.js";
+import { contextWindowAtCall, profileContextWindow, resolvesLazily } from "../context-window.js";
+import { requestTokens, textTokens } from "../token-estimate.js";
+import { findCutoff, type KeepPolicy, validateKeep } from "./cutoff.js";
+import { isContextOverflowError } from "./overflow.js";
+import { shortenOldFileArgs } from "./shorten-args.js";
+import {
+  isSummaryMessage,
+  SUMMARY_PROMPT,
+  type Summarizer,
+  summaryMessage,
+  writeSummary,
+} from "./summarize.js";
+import { appendTranscript, TRANSCRIPT_DIR, transcriptPath } from "./transcript-file.js";
+
+export type { KeepPolicy } from "./cutoff.js";
+
+/** The name the summarization middleware registers under. */
+export const SUMMARIZATION_MIDDLEWARE_NAME = "SummarizationMiddleware";
+/** Default share of the input window at which older messages are summarised. */
+export const DEFAULT_SUMMARIZATION_TRIGGER = 0.85;
+
+export interface SummarizationOptions {
+  /**
+   * The model that writes summaries (an instance or `"provider:model"`). Default: the model
+   * the agent is calling.
+   */
+  model?: unknown;
+  /**
+   * The model's input window in tokens. Wins over the model's LangChain profile
+   * (`profile.maxInputTokens`), which is used when this is unset.
+   */
+  contextWindow?: number;
+  /** Share of the input window (0-1] at which to summarise. Default 0.85. */
+  trigger?: number;
+  /** How much recent conversation to keep verbatim. Default `{ fraction: 0.1 }` of the window. */
+  keep?: KeepPolicy;
+  /** Where transcripts are appended. Default: a `StateBackend` (the thread's `files`). */
+  backend?: BackendProtocol;
+  /** Folder of transcript files. Default "/conversation_history". */
+  transcriptDir?: string;
+  /** Named in subagents' transcript file names ("<thread>--<agentName>-<hex>.md"). */
+  agentName?: string;
+  /**
+   * The window to assume when neither `contextWindow` nor the model's profile gives one.
+   * Unset (the default for an explicitly configured summarization), an unknown window is a
+   * `ConfigurationError`; `createDeepAgent` sets it for its default summarization.
+   */
+  defaultContextWindow?: number;
+  /** True when the named tool is visible to the model (the summary may mention read_file). */
+  mentions?: (toolName: string) => boolean;
+}
+
+/** What one model call compacts with. */
+interface Compactor {
+  window: number;
+  threshold: number;
+  size: (messages: readonly BaseMessage[]) => number;
+  summarizer: Summarizer;
+  transcript: (messages: readonly BaseMessage[]) => string;
+}
+
+/** One compaction: what replaces what, by message id. */
+interface Compaction {
+  summarizedIds: string[];
+  replaced: BaseMessage[];
+  summary: BaseMessage | null;
+}
+
+/**
+ * Summarises older messages when a model request reaches `trigger` (85%) of the model's
+ * input window, estimated offline over the system prompt, messages and tools, and when the
+ * provider reports a context overflow (then the call is retried once). First, bulky
+ * `write_file`/`edit_file` arguments in old messages are shortened (the files hold them); if
+ * the request is still too large, the messages before a recent tail (never splitting a tool
+ * call from its results) are appended to `/conversation_history/<thread_id>.md` and replaced
+ * by one summary message naming that file. The thread's saved messages are rewritten too, so
+ * checkpoints shrink.
+ *
+ * @example
+ * createDeepAgent({ model, middleware: [summarizationMiddleware({ contextWindow: 32_000, keep: { messages: 8 } })] });
+ */
+export function summarizationMiddleware(options: SummarizationOptions = {}) {
+  const trigger = validateTrigger(options.trigger);
+  const keep = validateKeep(options.keep);
+  const explicitWindow = validateWindow(options.contextWindow, "contextWindow");
+  const fallbackWindow = validateWindow(options.defaultContextWindow, "defaultContextWindow");
+  const summarizer = resolveSummarizer(options.model);
+  if (
+    summarizer &&
+    explicitWindow === undefined &&
+    fallbackWindow === undefined &&
+    profileContextWindow(summarizer) === undefined &&
+    !resolvesLazily(summarizer)
+  ) {
+    throw unknownWindowError();
+  }
+  const backend = options.backend ?? new StateBackend();
+  const dir = (options.transcriptDir ?? TRANSCRIPT_DIR).replace(/\/+$/, "") || TRANSCRIPT_DIR;
+  const mentions = options.mentions ?? (() => false);
+
+  async function windowOf(model: unknown): Promise<number> {
+    const window = explicitWindow ?? (await contextWindowAtCall(model)) ?? fallbackWindow;
+    if (window === undefined) throw unknownWindowError();
+    return window;
+  }
+
+  return createMiddleware({
+    name: SUMMARIZATION_MIDDLEWARE_NAME,
+    stateSchema: new StateSchema({
+      files: filesStateValue(),
+    }),
+    wrapModelCall: async (request, handler) => {
+      // A surface inspection never calls (or resolves) the model: nothing to summarise.
+      if (request.runtime.configurable?.[PROBE_KEY]) return handler(request);
+      const window = await windowOf(request.model);
+      const systemPrompt = request.systemMessage?.text ?? request.systemPrompt;
+      const size = (messages: readonly BaseMessage[]) =>
+        requestTokens({ systemPrompt, messages, tools: request.tools });
+      const compactor: Compactor = {
+        window,
+        threshold: trigger * window,
+        size,
+        summarizer: (summarizer ?? request.model) as Summarizer,
+        transcript: (messages: readonly BaseMessage[]) =>
+          transcriptPath(dir, request.runtime as any, messages, options.agentName),
+      };
+      let plan: Compaction | undefined;
+      let messages = request.messages;
+      if (size(messages) >= compactor.threshold) {
+        try {
+          plan = await compact(messages, compactor, false);
+        } catch (error) {
+          // Below the window still (85%): carry on uncompacted rather than end the run.
+          console.warn(`[delve] summarization failed, continuing without it: ${messageOf(error)}`);
+        }
+        if (plan) messages = applyCompaction(messages, plan);
+      }
+      let response: unknown;
+      try {
+        response = await handler({ ...request, messages });
+      } catch (error) {
+        if (!isContextOverflowError(error)) throw error;
+        const forced = await compact(messages, compactor, true).catch((failure: unknown) => {
+          console.warn(
+            `[delve] summarization after a context overflow failed: ${messageOf(failure)}`,
+          );
+          return undefined;
+        });
+        if (!forced) throw error;
+        plan = mergeCompactions(plan, forced);
+        response = await handler({ ...request, messages: applyCompaction(messages, forced) });
+      }
+      // A structured response is not an AIMessage and must come back as it is.
+      if (!plan || !AIMessage.isInstance(response)) return response as AIMessage;
+      // Rewrite the thread in the same step (no extra graph node per step): the response
+      // keeps its id, so LangChain's own append of it is replaced, not doubled.
+      response.id ??= `summarized-${crypto.randomUUID()}`;
+      return new Command({
+        update: {
+          messages: [
+            new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+            ...applyCompaction((request.state as any).messages ?? [], plan),
+            response,
+          ],
+        },
+      });
+    },
+  });
+
+  // Shortens old file arguments, then (if still needed, or forced) summarises old messages.
+  async function compact(
+    messages: readonly BaseMessage[],
+    c: Compactor,
+    force: boolean,
+  ): Promise<Compaction | undefined> {
+    const cut = findCutoff(messages, keep, c.window);
+    const shortened = shortenOldFileArgs(messages, cut);
+    const current = shortened?.messages ?? [...messages];
+    const replaced = shortened?.replaced ?? [];
+    const old = current.slice(0, cut);
+    const nothingToSummarize = old.every(isSummaryMessage);
+    if (nothingToSummarize || (!force && c.size(current) < c.threshold)) {
+      return replaced.length ? { summarizedIds: [], replaced, summary: null } : undefined;
+    }
+    const summary = await writeSummary(c.summarizer, old, summaryBudget(c.summarizer, c.window));
+    const path = c.transcript(messages);
+    const saved = await appendTranscript(backend, path, messages.slice(0, cut));
+    const readHint = mentions("read_file") ? " (read it with read_file if you need details)" : "";
+    return {
+      summarizedIds: old.map((m) => m.id).filter((id): id is string => Boolean(id)),
+      replaced: replaced.filter((m) => !old.includes(m)),
+      summary: summaryMessage(summary, saved === true ? { path } : { error: saved }, readHint),
+    };
+  }
+}
+
+// Rewrites the thread's messages with the compaction the last model call used.
+/**
+ * A compaction applied to a message list: summarised messages removed (by id), shortened
+ * ones swapped in (by id), and the summary, if any, first.
+ */
+function applyCompaction(messages: readonly BaseMessage[], plan: Compaction): BaseMessage[] {
+  const gone = new Set(plan.summarizedIds);
+  const swaps = new Map(plan.replaced.map((m) => [m.id, m]));
+  const kept = messages
+    .filter((m) => !(m.id && gone.has(m.id)))
+    .map((m) => (m.id && swaps.get(m.id)) || m);
+  return plan.summary ? [plan.summary, ...kept] : kept;
+}
+
+// Tokens of transcript per summarizer request: 70% of its window, less the instructions.
+function summaryBudget(summarizer: Summarizer, window: number): number {
+  const own = profileContextWindow(summarizer) ?? window;
+  return Math.max(500, Math.floor(own * 0.7) - SUMMARY_PROMPT_TOKENS);
+}
+
+const SUMMARY_PROMPT_TOKENS = textTokens(SUMMARY_PROMPT) + 100;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function mergeCompactions(first: Compaction | undefined, second: Compaction): Compaction {
+  if (!first) return second;
+  const ids = [...first.summarizedIds, ...second.summarizedIds];
+  if (first.summary?.id) ids.push(first.summary.id);
+  const replaced = [...first.replaced, ...second.replaced].filter(
+    (m) => !(m.id && ids.includes(m.id)),
+  );
+  return { summarizedIds: ids, replaced, summary: second.summary ?? first.summary };
+}
+
+function resolveSummarizer(model: unknown): Summarizer | undefined {
+  if (model === undefined) return undefined;
+  if (typeof model === "string") return new LazyChatModel(model) as unknown as Summarizer;
+  if (model && typeof (model as { invoke?: unknown }).invoke === "function") {
+    return model as Summarizer;
+  }
+  throw new ConfigurationError(
+    "INVALID_OPTION",
+    'summarization model must be a chat model instance or a "provider:model" string.',
+  );
+}
+
+function validateTrigger(value: unknown): number {
+  if (value === undefined) return DEFAULT_SUMMARIZATION_TRIGGER;
+  if (typeof value === "number" && value > 0 && value <= 1) return value;
+  throw new ConfigurationError(
+    "INVALID_OPTION",
+    `summarization trigger must be a share of the context window, above 0 and at most 1 (got ${JSON.stringify(value)}).`,
+  );
+}
+
+function validateWindow(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return value;
+  throw new ConfigurationError(
+    "INVALID_OPTION",
+    `${name} must be a positive number of tokens (got ${JSON.stringify(value)}).`,
+  );
+}
+
+function unknownWindowError(): ConfigurationError {
+  return new ConfigurationError(
+    "UNKNOWN_CONTEXT_WINDOW",
+    "Summarization needs the model's input window, and the model's profile does not give one: pass contextWindow (tokens), e.g. summarization: { contextWindow: 128000 }.",
+  );
+}

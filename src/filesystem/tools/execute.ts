@@ -1,0 +1,43 @@
+import type { FsToolContext } from "../fs-context.js";
+import { defineTool } from "./define-tool.js";
+import { errorMessage } from "./tool-output.js";
+
+export const EXECUTE_TOOL_NAME = "execute";
+
+/** The `execute` description, mentioning only tools the model can see. */
+export function executeDescription(ctx: Pick<FsToolContext, "mentions">): string {
+  const fileTools = ["read_file", "edit_file", "grep"].filter(ctx.mentions);
+  const prefer = fileTools.length ? ` Prefer ${fileTools.join(", ")} for file work.` : "";
+  return `Run a shell command in the workspace; returns its output and exit code. Long commands are killed at the timeout and output is capped.${prefer}`;
+}
+
+/** Builds the `execute` tool. Called when the backend cannot execute, it answers an error. */
+export function createExecuteTool(ctx: FsToolContext) {
+  return defineTool<{ command: string }>({
+    name: EXECUTE_TOOL_NAME,
+    description: executeDescription(ctx),
+    schema: {
+      type: "object",
+      properties: { command: { type: "string", minLength: 1 } },
+      required: ["command"],
+    },
+    run: async ({ command }, config) => {
+      if (!ctx.backend.execute) {
+        return errorMessage(
+          config,
+          EXECUTE_TOOL_NAME,
+          "command execution is not available with this agent's file system.",
+        );
+      }
+      const result = await ctx.backend.execute(command);
+      if (result.error && !result.output) {
+        return errorMessage(config, EXECUTE_TOOL_NAME, result.error.message);
+      }
+      const notes: string[] = [];
+      if (result.timedOut) notes.push("[Killed at the timeout]");
+      else notes.push(`[Exit code ${result.exitCode ?? "unknown"}]`);
+      if (result.truncated) notes.push("[Output truncated at the size limit]");
+      return `${result.output}${result.output.endsWith("\n") || !result.output ? "" : "\n"}${notes.join("\n")}`;
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import { DEFAULT_GLOB_MAX_RESULTS } from "../../backends/protocol/file-query.js";
+import type { FsToolContext } from "../fs-context.js";
+import { defineTool } from "./define-tool.js";
+import {
+  describeBackendError,
+  errorMessage,
+  missingRootError,
+  pathOrError,
+} from "./tool-output.js";
+
+export const GLOB_TOOL_NAME = "glob";
+
+/** The `glob` description, mentioning only tools the model can see. */
+export function globDescription(ctx: Pick<FsToolContext, "mentions">): string {
+  const grep = ctx.mentions("grep") ? " To search contents, use grep." : "";
+  return `Find files by path pattern: *.md matches names at any depth, src/**/*.ts matches under src, a leading / anchors at the root. Returns up to ${DEFAULT_GLOB_MAX_RESULTS} paths, sorted, and says when it stops early.${grep}`;
+}
+
+/** Builds the `glob` tool. */
+export function createGlobTool(ctx: FsToolContext) {
+  return defineTool<{ pattern: string; path?: string }>({
+    name: GLOB_TOOL_NAME,
+    description: globDescription(ctx),
+    schema: {
+      type: "object",
+      properties: {
+        pattern: { type: "string" },
+        path: { type: "string", description: "Directory to search; default /" },
+      },
+      required: ["pattern"],
+    },
+    run: async ({ pattern, path: raw }, config) => {
+      const checked = pathOrError(raw ?? "/");
+      if ("error" in checked) return errorMessage(config, GLOB_TOOL_NAME, checked.error);
+      const result = await ctx.backend.glob(pattern, {
+        path: checked.path,
+        maxResults: DEFAULT_GLOB_MAX_RESULTS,
+      });
+      if (result.error) {
+        return errorMessage(
+          config,
+          GLOB_TOOL_NAME,
+          describeBackendError(result.error, checked.path, ctx.mentions),
+        );
+      }
+      const files = ctx.guard.visibleInfos(result.files ?? []);
+      if (files.length === 0) {
+        const missing = await missingRootError(ctx, checked.path);
+        return missing ? errorMessage(config, GLOB_TOOL_NAME, missing) : "No files found";
+      }
+      const list = files.map((f) => f.path).join("\n");
+      if (!result.truncated) return list;
+      return `${list}\n\n[Stopped at ${files.length} paths: the list is incomplete. Narrow the pattern or path.]`;
+    },
+  });
+}

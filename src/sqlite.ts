@@ -1,1 +1,0 @@
-export { SqliteStore, type SqliteStoreOptions } from "./stores/sqlite-store.js";

@@ -1,0 +1,119 @@
+import { createAgent } from "langchain";
+import { validateInterruptOn } from "../agent/options.js";
+import {
+  approvalLayer,
+  composeSystemPrompt,
+  type StackBuilder,
+  type StackSpec,
+  visibleToolNames,
+} from "../agent/stack-spec.js";
+import { normalizeTools } from "../agent/user-tools.js";
+import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { validatePermissions } from "../permissions/index.js";
+import { toolExclusionMiddleware } from "../profiles/tool-exclusion.js";
+import {
+  GENERAL_PURPOSE_DESCRIPTION,
+  GENERAL_PURPOSE_PROMPT,
+  GENERAL_PURPOSE_SUBAGENT,
+} from "./middleware.js";
+import { isCompiledSubAgent, validateSubagents } from "./specs.js";
+import type { TaskSubagent } from "./task.js";
+
+/**
+ * Builds the subagents `task` can reach from one stack: the general-purpose one (the
+ * parent's model, tools, inherited middleware and gates) and each declarative or compiled
+ * spec, a declarative one as a stack of its own one level deeper.
+ */
+export function buildSubagents(
+  buildStack: StackBuilder,
+  spec: StackSpec,
+  parent: {
+    tools: any[];
+    inherited: any[];
+    fsBackend: BackendProtocol;
+    harness: BackendProtocol;
+    excludedBy: Map<string, string>;
+    /** The general-purpose subagent's own summarization layer (its own transcript file). */
+    summarization?: any;
+  },
+  reasons: Set<string>,
+): TaskSubagent[] {
+  const gp = spec.profile.profile.generalPurposeSubagent ?? {};
+  const list: TaskSubagent[] = [];
+  const specs = spec.subagents ? validateSubagents(spec.subagents, `${spec.path}subagents`) : [];
+  const overridesGp = specs.some((s) => s.name === GENERAL_PURPOSE_SUBAGENT);
+  if (spec.generalPurpose && gp.enabled !== false && !overridesGp) {
+    const [errorsLayer, ...rest] = parent.inherited;
+    // The general-purpose subagent inherits the parent's gates on the tools it has.
+    const approval = approvalLayer(spec, parent.inherited, parent.tools, false);
+    list.push({
+      name: GENERAL_PURPOSE_SUBAGENT,
+      description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
+      runnable: createAgent({
+        model: spec.model,
+        tools: parent.tools,
+        systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
+        middleware: [
+          errorsLayer,
+          ...(approval ? [approval.layer] : []),
+          ...rest,
+          ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
+          ...(parent.summarization ? [parent.summarization] : []),
+        ],
+        name: GENERAL_PURPOSE_SUBAGENT,
+      } as any) as any,
+    });
+  }
+  specs.forEach((sub, index) => {
+    if (isCompiledSubAgent(sub)) {
+      list.push({ name: sub.name, description: sub.description, runnable: sub.runnable });
+      return;
+    }
+    const where = `${spec.path}subagents[${index}] ("${sub.name}")`;
+    if (sub.subagents?.length && spec.depth + 2 > spec.maxDepth) {
+      throw new ConfigurationError(
+        "SUBAGENT_DEPTH",
+        `${where} lists subagents, which would nest ${spec.depth + 2} levels deep; maxSubagentDepth is ${spec.maxDepth}. Raise maxSubagentDepth or flatten the tree.`,
+        { subagent: sub.name, maxSubagentDepth: spec.maxDepth },
+      );
+    }
+    const own = sub.model
+      ? spec.resolveModel(sub.model)
+      : { model: spec.model, profile: spec.profile };
+    const child = buildStack({
+      ...spec,
+      model: own.model,
+      profile: own.profile,
+      tools: sub.tools ? normalizeTools(sub.tools) : spec.tools,
+      userMiddleware: sub.middleware ? [...sub.middleware] : spec.userMiddleware,
+      backend: parent.fsBackend,
+      harness: parent.harness,
+      agentName: sub.name,
+      rules: sub.permissions ? validatePermissions(sub.permissions) : spec.rules,
+      subagents: sub.subagents,
+      generalPurpose: false,
+      depth: spec.depth + 1,
+      path: `${where}.`,
+      extraMiddleware: [],
+      // Its own interruptOn replaces the parent's (like permissions); otherwise it inherits.
+      interruptOn:
+        sub.interruptOn !== undefined
+          ? validateInterruptOn(sub.interruptOn, `${where}.interruptOn`)
+          : spec.interruptOn,
+      interruptOnGiven: sub.interruptOn !== undefined,
+    });
+    for (const reason of child.approvalReasons) reasons.add(reason);
+    const runnable = createAgent({
+      model: own.model,
+      tools: child.tools,
+      systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
+      middleware: child.middleware,
+      responseFormat: sub.responseFormat,
+      name: sub.name,
+    } as any);
+    child.setVisible(visibleToolNames(runnable, child.middleware));
+    list.push({ name: sub.name, description: sub.description, runnable: runnable as any });
+  });
+  return list;
+}

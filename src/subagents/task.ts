@@ -1,0 +1,135 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { Command, getCurrentTaskInput, isGraphBubbleUp } from "@langchain/langgraph";
+import { TASK_TOOL_NAME } from "../agent/builtin-names.js";
+import type { FileData } from "../backends/protocol/protocol.js";
+import { defineTool } from "../filesystem/tools/define-tool.js";
+import { errorMessage, toolCallIdOf } from "../filesystem/tools/tool-output.js";
+
+export { TASK_TOOL_NAME };
+
+/** A subagent `task` can hand work to: its name, when to use it, and its compiled graph. */
+export interface TaskSubagent {
+  name: string;
+  description: string;
+  runnable: { invoke(input: any, config?: any): Promise<any> };
+}
+
+/** The `task` description: what it does, when (not) to use it, and the subagents on offer. */
+export function taskDescription(subagents: readonly TaskSubagent[]): string {
+  const list = subagents.map((s) => `- ${s.name}: ${s.description}`).join("\n");
+  return `Delegate a self-contained task to a subagent. It starts with your files but none of your conversation, works on its own, and returns one final answer: write the task fully. Use for multi-step work whose details you do not need; run independent tasks in parallel. Not for a single quick step.\nSubagents:\n${list}`;
+}
+
+/** The last non-empty text of a run, or its structured response as JSON. */
+export function finalAnswerOf(result: { messages?: BaseMessage[]; structuredResponse?: unknown }) {
+  if (result.structuredResponse !== undefined) return JSON.stringify(result.structuredResponse);
+  const messages = result.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (!AIMessage.isInstance(message)) continue;
+    const text = message.text.trim();
+    if (text) return text;
+  }
+  return "(The subagent finished without a final answer.)";
+}
+
+/** Files the subagent changed, added (FileData) or removed (null), relative to `before`. */
+export function filesChangedBy(
+  before: Record<string, FileData>,
+  after: Record<string, FileData> | undefined,
+): Record<string, FileData | null> {
+  const changes: Record<string, FileData | null> = {};
+  if (!after) return changes;
+  for (const [path, data] of Object.entries(after)) {
+    const old = before[path];
+    if (!old || old.content !== data.content || old.encoding !== data.encoding) {
+      changes[path] = data;
+    }
+  }
+  for (const path of Object.keys(before)) if (!(path in after)) changes[path] = null;
+  return changes;
+}
+
+function parentFiles(config: unknown): Record<string, FileData> {
+  const fromConfig = (config as { state?: { files?: Record<string, FileData> } })?.state?.files;
+  if (fromConfig) return fromConfig;
+  try {
+    return (getCurrentTaskInput() as { files?: Record<string, FileData> })?.files ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** One file a `task` call changed, for detecting parallel subagents writing the same file. */
+export interface TaskFileWrite {
+  path: string;
+  subagent: string;
+  callId: string;
+  /** The file's `modifiedAt` when the subagent started ("" when it did not exist). */
+  base: string;
+}
+
+/** The state key where `task` logs the files each call changed. */
+export const TASK_WRITES_KEY = "delveTaskWrites";
+
+/** Builds the `task` tool over a fixed set of subagents. */
+export function createTaskTool(subagents: readonly TaskSubagent[], description?: string) {
+  const byName = new Map(subagents.map((s) => [s.name, s]));
+  return defineTool<{ description: string; subagent_type: string }>({
+    name: TASK_TOOL_NAME,
+    description: description ?? taskDescription(subagents),
+    schema: {
+      type: "object",
+      properties: {
+        description: {
+          type: "string",
+          minLength: 1,
+          description: "The whole task: goal, inputs, expected result.",
+        },
+        subagent_type: { type: "string", enum: subagents.map((s) => s.name) },
+      },
+      required: ["description", "subagent_type"],
+    },
+    run: async ({ description, subagent_type }, config) => {
+      const subagent = byName.get(subagent_type);
+      if (!subagent) {
+        return errorMessage(
+          config,
+          TASK_TOOL_NAME,
+          `unknown subagent "${subagent_type}". Available: ${[...byName.keys()].join(", ")}.`,
+        );
+      }
+      const before = parentFiles(config);
+      let result: any;
+      try {
+        result = await subagent.runnable.invoke(
+          { messages: [new HumanMessage(description)], files: before },
+          config as any,
+        );
+      } catch (error) {
+        if (isGraphBubbleUp(error)) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        return errorMessage(
+          config,
+          TASK_TOOL_NAME,
+          `subagent "${subagent_type}" failed: ${reason}. Its file changes were not applied; retry or do the work another way.`,
+        );
+      }
+      const callId = toolCallIdOf(config);
+      const message = new ToolMessage({
+        content: finalAnswerOf(result ?? {}),
+        tool_call_id: callId,
+        name: TASK_TOOL_NAME,
+      });
+      const files = filesChangedBy(before, result?.files);
+      if (Object.keys(files).length === 0) return message;
+      const writes: TaskFileWrite[] = Object.keys(files).map((path) => ({
+        path,
+        subagent: subagent_type,
+        callId,
+        base: before[path]?.modifiedAt ?? "",
+      }));
+      return new Command({ update: { files, messages: [message], [TASK_WRITES_KEY]: writes } });
+    },
+  });
+}
