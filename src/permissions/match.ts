@@ -5,7 +5,7 @@
  * `/secrets/` and `/secrets/**` are the same rule, and `**` matches dot-files. Matching is
  * case-sensitive, like every backend's virtual paths.
  */
-import { compileGlob } from "../backends/protocol/glob-match.js";
+import { compileGlob } from "../backends/protocol/glob.js";
 import { isUnder } from "../backends/protocol/paths.js";
 import { GLOB_CHARS } from "./normalize.js";
 import type { FileOperation, PermissionRule } from "./types.js";

@@ -5,7 +5,7 @@
  * most restrictive one wins.
  */
 
-/** The wildcard characters of the glob dialect in backends/protocol/glob-match.ts. */
+/** The wildcard characters of the glob dialect in backends/protocol/glob.ts. */
 export const GLOB_CHARS = /[*?[\]{}]/;
 
 /** A normalised rule path, or why it is refused. */

@@ -1,6 +1,6 @@
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { assertBackendInstance } from "../protocol/assert-backend.js";
-import { compileGlob, splitTopLevel } from "../protocol/glob-match.js";
+import { compileGlob, splitTopLevel } from "../protocol/glob.js";
 import { checkVirtualPath, isUnder, relativeTo } from "../protocol/paths.js";
 import type { BackendProtocol } from "../protocol/protocol.js";
 

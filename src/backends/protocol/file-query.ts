@@ -1,4 +1,4 @@
-import { compileGlob } from "./glob-match.js";
+import { compileGlob } from "./glob.js";
 import { baseName, relativeTo } from "./paths.js";
 
 /**

@@ -58,6 +58,16 @@ export function renderSkills(
   const how = mentions("read_file")
     ? " When one fits your task, read its file with read_file before you start; paths inside it are relative to its folder."
     : "";
-  const list = skills.map((s) => `- ${s.name}: ${s.description} (${s.path})`).join("\n");
+  const list = skills.map((s) => `- ${s.name}: ${s.description} (${s.path})${facts(s)}`).join("\n");
   return `<skills>\nSkills are instructions for specific tasks.${how}\n${list}\n</skills>`;
+}
+
+// The declared fields the model can act on, on the skill's line: " [tools: a, b; license: MIT]".
+function facts(skill: SkillMetadata): string {
+  const parts = [
+    skill.allowedTools ? `tools: ${skill.allowedTools.join(", ")}` : "",
+    skill.compatibility ? `needs: ${skill.compatibility}` : "",
+    skill.license ? `license: ${skill.license}` : "",
+  ].filter(Boolean);
+  return parts.length ? ` [${parts.join("; ")}]` : "";
 }

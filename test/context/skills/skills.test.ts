@@ -254,7 +254,7 @@ describe("SKILL.md front matter", () => {
           "  b",
           "",
           "  c",
-          "plain: Use when: the user asks",
+          "quoted: 'Use when: the user asks'",
           "wrapped: starts here",
           "  and goes on",
           "next-line:",
@@ -270,7 +270,7 @@ describe("SKILL.md front matter", () => {
       double: "tab\there é",
       literal: "one\n  two\n",
       folded: "a b\nc",
-      plain: "Use when: the user asks",
+      quoted: "Use when: the user asks",
       wrapped: "starts here and goes on",
       "next-line": "value below",
       csharp: "C# tools",
@@ -280,17 +280,22 @@ describe("SKILL.md front matter", () => {
   it("keeps multi-line quoted values and chomping indicators", () => {
     expect(fields('---\nq: "first\n  second\n\n  third"\nk: |+\n  kept\n\n---\n')).toEqual({
       q: "first second\nthird",
-      k: "kept\n\n",
+      k: "kept\n",
     });
     expect(fields('---\nq: "joined\\\n  here"\n---\n')).toEqual({ q: "joinedhere" });
   });
 
-  it("marks lists, maps and flow collections as null, and null words as empty", () => {
+  it("keeps lists, maps and flow collections, and reads null words as null", () => {
     expect(
       fields(
         "---\nmetadata:\n  author: me\nallowed-tools: [read_file, grep]\nlist:\n- a\n- b\nnone: ~\n---\n",
       ),
-    ).toEqual({ metadata: null, "allowed-tools": null, list: null, none: "" });
+    ).toEqual({
+      metadata: { author: "me" },
+      "allowed-tools": ["read_file", "grep"],
+      list: ["a", "b"],
+      none: null,
+    });
   });
 
   it("accepts a byte-order mark and CRLF line ends; the body follows the closing line", () => {
@@ -301,21 +306,99 @@ describe("SKILL.md front matter", () => {
     });
   });
 
-  it("says why a front matter cannot be read", () => {
+  it("says why a front matter cannot be read, naming the line in the file", () => {
     const reason = (text: string) => {
       const parsed = parseFrontMatter(text);
       return parsed.ok ? "ok" : parsed.reason;
     };
-    expect(reason("---\nname: a\nname: b\n---\n")).toBe('front matter key "name" appears twice');
-    expect(reason("---\n  indented: x\n---\n")).toBe('front matter line 2 is not "key: value"');
-    expect(reason("---\nname:value\n---\n")).toBe('front matter line 2 is not "key: value"');
-    expect(reason('---\nq: "open\n---\n')).toBe(
-      "front matter line 2: unterminated double-quoted value",
+    expect(reason("---\nname: a\nname: b\n---\n")).toBe(
+      'front matter line 3: key "name" appears twice',
     );
-    expect(reason('---\nq: "a" tail\n---\n')).toBe(
-      'front matter line 2: unexpected "tail" after a quoted value',
+    expect(reason("---\nname:value\n---\n")).toBe(
+      'its front matter is not a mapping of "key: value" lines',
     );
-    expect(reason('---\nq: "\\q"\n---\n')).toBe('front matter line 2: unknown escape "\\q"');
+    expect(reason("---\n- a\n---\n")).toBe(
+      'its front matter is not a mapping of "key: value" lines',
+    );
+    expect(reason('---\nname: x\nq: "open\n---\n')).toMatch(/^front matter line 3: /);
+    expect(reason('---\nq: "a" tail\n---\n')).toMatch(/^front matter line 2: /);
+    // A plain value holding ": " is not YAML (the old reader accepted it): quote it.
+    expect(reason("---\nname: x\ndescription: Use when: asked\n---\n")).toBe(
+      "front matter line 3: Nested mappings are not allowed in compact mappings",
+    );
+  });
+
+  it("refuses custom tags, alias bombs and oversized front matter", () => {
+    const reason = (text: string) => {
+      const parsed = parseFrontMatter(text);
+      return parsed.ok ? "ok" : parsed.reason;
+    };
+    expect(reason("---\nname: x\nrun: !!js/function f\n---\n")).toBe(
+      "front matter line 3: custom YAML tags are not allowed",
+    );
+    const bomb = ["---", "a0: &a0 [x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 12; i++) {
+      bomb.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(", ")}]`,
+      );
+    }
+    bomb.push("---", "");
+    expect(reason(bomb.join("\n"))).toMatch(/^front matter: .*alias/i);
+    expect(reason(`---\nname: x\npad: "${"y".repeat(70_000)}"\n---\n`)).toMatch(
+      /^its front matter is \d+ characters \(at most 64000\)$/,
+    );
+  });
+
+  it("reads the Agent Skills fields and lists them for the model", async () => {
+    const text = [
+      "---",
+      "name: refunds",
+      "description: Issue a refund.",
+      "license: Apache-2.0",
+      "compatibility: needs network access",
+      "allowed-tools: [read_file, grep]",
+      "metadata:",
+      "  author: ops",
+      "  version: 2",
+      "---",
+      "",
+    ].join("\n");
+    expect(skillMetadataOf("/skills/refunds/SKILL.md", text)).toEqual({
+      name: "refunds",
+      description: "Issue a refund.",
+      path: "/skills/refunds/SKILL.md",
+      license: "Apache-2.0",
+      compatibility: "needs network access",
+      allowedTools: ["read_file", "grep"],
+      metadata: { author: "ops", version: "2" },
+    });
+    const spaced = text.replace(
+      "allowed-tools: [read_file, grep]",
+      "allowed-tools: read_file grep",
+    );
+    expect(skillMetadataOf("/skills/refunds/SKILL.md", spaced)).toMatchObject({
+      allowedTools: ["read_file", "grep"],
+    });
+    const bad = (field: string) => {
+      const result = skillMetadataOf(
+        "/skills/refunds/SKILL.md",
+        text.replace("license: Apache-2.0", field),
+      );
+      return "reason" in result ? result.reason : "ok";
+    };
+    expect(bad("license: [a]")).toBe("license must be text");
+    expect(bad("allowed-tools2: x")).toBe("ok");
+    expect(bad(`compatibility2: ${"c".repeat(10)}`)).toBe("ok");
+    const listing = renderSkills(
+      [skillMetadataOf("/skills/refunds/SKILL.md", text) as never],
+      () => true,
+    );
+    expect(listing).toContain(
+      "- refunds: Issue a refund. (/skills/refunds/SKILL.md) [tools: read_file, grep; needs: needs network access; license: Apache-2.0]",
+    );
+    expect(listing).not.toContain("author");
   });
 
   it("validates name and description by the Agent Skills rules", () => {
