@@ -1,4 +1,8 @@
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+
+// Loaded on the first front matter read, so that `import "delve"` does not pay for the parser.
+let yaml: typeof import("yaml") | undefined;
+const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
 /**
  * The YAML front matter of SKILL.md (and other Markdown) files, read with the `yaml` library
@@ -41,7 +45,7 @@ export function parseFrontMatter(text: string): FrontMatterResult {
       reason: `its front matter is ${source.length} characters (at most ${MAX_FRONT_MATTER_CHARS})`,
     };
   }
-  const doc = parseDocument(source, {
+  const doc = loadYaml().parseDocument(source, {
     schema: "core",
     uniqueKeys: true,
     prettyErrors: true,
