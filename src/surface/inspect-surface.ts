@@ -1,7 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { agentInfoOf } from "../agent/agent-info.js";
-import { BUILTIN_TOOL_NAMES } from "../agent/create-deep-agent.js";
+import { BUILTIN_TOOL_NAMES } from "../agent/builtin-names.js";
 import { providerToolName } from "../agent/user-tools.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { estimateTokens } from "./estimate-tokens.js";
@@ -17,7 +17,17 @@ export interface SurfaceTool {
   chars: number;
   /** Offline estimate of the same text's tokens. */
   tokens: number;
+  /**
+   * The tool exactly as it is described to the model: name, description and JSON schema (in
+   * the OpenAI function format LangChain converts to), or a provider tool's dictionary as is.
+   */
+  definition: SurfaceToolDefinition;
 }
+
+/** A tool's model-facing definition: what `SurfaceTool.chars` counts. */
+export type SurfaceToolDefinition =
+  | { name: string; description: string; parameters: Record<string, unknown> }
+  | Record<string, unknown>;
 
 /** What `inspectSurface` reports. */
 export interface SurfaceReport {
@@ -134,6 +144,7 @@ export function measureTool(
       source: "provider",
       chars: text.length,
       tokens: estimateTokens(text),
+      definition: tool,
     };
   }
   const fn = (convertToOpenAITool(tool) as any).function;
@@ -153,5 +164,10 @@ export function measureTool(
     ...(mcpServer ? { server: String(mcpServer) } : {}),
     chars: text.length,
     tokens: estimateTokens(text),
+    definition: {
+      name: fn.name,
+      description: fn.description ?? "",
+      parameters: fn.parameters ?? {},
+    },
   };
 }
