@@ -118,7 +118,7 @@ export function renderMemory(
   ];
   let budget = maxChars;
   for (const file of present) {
-    const content = file.content!;
+    const content = withoutHtmlComments(file.content!);
     const shown = content.length <= budget ? content : cutAtLine(content, budget);
     budget -= shown.length;
     let body = shown.length && !shown.endsWith("\n") ? `${shown}\n` : shown;
@@ -141,4 +141,19 @@ function cutNote(path: string, shown: string, mentions: (tool: string) => boolea
   const lines = shown.split("\n").length - 1;
   const read = mentions("read_file") ? ` (read_file offset ${lines})` : "";
   return `[Memory limit reached: ${path} continues at line ${lines + 1}${read}.]`;
+}
+
+/**
+ * The file without its HTML comments (`<!-- ... -->`, notes for human editors), outside
+ * fenced code blocks. Each comment leaves its line breaks behind, so line numbers still match
+ * the file for read_file.
+ */
+export function withoutHtmlComments(content: string): string {
+  if (!content.includes("<!--")) return content;
+  return content
+    .split(/(^(?:```|~~~)[^\n]*\n[\s\S]*?^(?:```|~~~)[^\n]*$)/m)
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(/<!--[\s\S]*?-->/g, (c) => c.replace(/[^\n]/g, "")),
+    )
+    .join("");
 }

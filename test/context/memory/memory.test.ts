@@ -283,3 +283,37 @@ describe("memoryMiddleware options", () => {
     expect(added).toBeLessThan(300);
   });
 });
+
+describe("HTML comments in memory files", () => {
+  it("are left out of the prompt, outside code fences, and line numbers still match the file", async () => {
+    const content = [
+      "# Team rules",
+      "<!-- editors: keep this file short; secret-ish: ticket queue id 42 -->",
+      "Reply in English.",
+      "<!-- a comment",
+      "over two lines -->",
+      "```html",
+      "<!-- kept: part of an example -->",
+      "```",
+      "Cite ticket ids.",
+    ].join("\n");
+    const shown = renderMemory([{ path: "/AGENTS.md", content }], () => true);
+    expect(shown).not.toContain("editors:");
+    expect(shown).not.toContain("over two lines");
+    expect(shown).toContain("<!-- kept: part of an example -->");
+    expect(shown).toContain("Reply in English.");
+    // The note after a cut still points at the file's own line numbers.
+    const cut = renderMemory([{ path: "/AGENTS.md", content }], () => true, 20);
+    expect(cut).toContain("continues at line 3 (read_file offset 2)"); // line 3 is "Reply in English."
+    // Through an agent: the model's system prompt has no comment text.
+    const model = new ScriptedChatModel(["ok"]);
+    const agent = createDeepAgent({ model, memory: ["/AGENTS.md"] });
+    await agent.invoke({
+      messages: [{ role: "user", content: "hi" }],
+      files: { "/AGENTS.md": content },
+    });
+    const system = JSON.stringify(model.calls[0]);
+    expect(system).toContain("Cite ticket ids.");
+    expect(system).not.toContain("queue id 42");
+  });
+});
