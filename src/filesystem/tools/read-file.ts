@@ -20,7 +20,7 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 /** The `read_file` description, mentioning only tools the model can see. */
 export function readFileDescription(ctx: Pick<FsToolContext, "mentions">): string {
   const edit = ctx.mentions("edit_file") ? " Read a file before editing it." : "";
-  return `Read a file. Text comes back as numbered lines ("12  text"), ${DEFAULT_READ_LINES} lines from a 0-based offset by default; a footer gives the next offset when more remains. Images, audio, video, PDF and PPT come back as attachments (max 10 MB).${edit} Not for directories.`;
+  return `Read a file. Text comes back as numbered lines ("12  text"), ${DEFAULT_READ_LINES} at a time; offset N starts at line N+1, and a footer gives the next offset when more remains. Images, audio, video, PDF and PPT come back as attachments (max 10 MB).${edit} Not for directories.`;
 }
 
 /** Right-aligned line numbers, two spaces, the text; over-long lines continue as N.1, N.2. */

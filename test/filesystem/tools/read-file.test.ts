@@ -27,7 +27,7 @@ describe("read_file", () => {
   it("the model-facing text, with and without edit_file", () => {
     expect(surfaceText([toolNamed(fsTools().tools, "read_file")])).toMatchInlineSnapshot(`
       "## read_file
-      Read a file. Text comes back as numbered lines ("12  text"), 100 lines from a 0-based offset by default; a footer gives the next offset when more remains. Images, audio, video, PDF and PPT come back as attachments (max 10 MB). Read a file before editing it. Not for directories.
+      Read a file. Text comes back as numbered lines ("12  text"), 100 at a time; offset N starts at line N+1, and a footer gives the next offset when more remains. Images, audio, video, PDF and PPT come back as attachments (max 10 MB). Read a file before editing it. Not for directories.
       {"type":"object","properties":{"file_path":{"type":"string"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":2000}},"required":["file_path"]}"
     `);
     const alone = fsTools({ tools: ["read_file"] }).tools;

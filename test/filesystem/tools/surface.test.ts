@@ -63,7 +63,7 @@ describe("the file tools' model-facing surface", () => {
       {"type":"object","properties":{"path":{"type":"string","description":"Absolute directory, e.g. /"}},"required":["path"]}
 
       ## read_file
-      Read a file. Text comes back as numbered lines ("12  text"), 100 lines from a 0-based offset by default; a footer gives the next offset when more remains. Images, audio, video, PDF and PPT come back as attachments (max 10 MB). Not for directories.
+      Read a file. Text comes back as numbered lines ("12  text"), 100 at a time; offset N starts at line N+1, and a footer gives the next offset when more remains. Images, audio, video, PDF and PPT come back as attachments (max 10 MB). Not for directories.
       {"type":"object","properties":{"file_path":{"type":"string"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":2000}},"required":["file_path"]}
 
       ## grep
