@@ -1,4 +1,9 @@
-import type { BackendProtocol, FileInfo, GrepMatch } from "../backends/protocol/protocol.js";
+import type {
+  BackendProtocol,
+  ExecutionFacts,
+  FileInfo,
+  GrepMatch,
+} from "../backends/protocol/protocol.js";
 
 /**
  * What a file tool may do with a path. Each check returns undefined to allow, or the
@@ -30,4 +35,6 @@ export interface FsToolContext {
   guard: FsGuard;
   /** True when the named tool will be visible to the model: text may mention it. */
   mentions(toolName: string): boolean;
+  /** Where `execute` runs, when the backend says (its workdir is "/" in the file tools). */
+  execution?: ExecutionFacts;
 }

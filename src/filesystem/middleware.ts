@@ -117,6 +117,7 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
     backend,
     guard: rules.length ? guardFromRules(rules) : ALLOW_ALL,
     mentions: (tool) => !invisible.has(tool) && (names as string[]).includes(tool),
+    execution: typeof backend.execute === "function" ? backend.executionFacts?.() : undefined,
   };
   const tools = names.map((name) => {
     const built = FACTORIES[name](ctx);

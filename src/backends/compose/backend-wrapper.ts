@@ -8,6 +8,7 @@ import type {
   EditResult,
   ExecuteOptions,
   ExecuteResult,
+  ExecutionFacts,
   FileDownloadResult,
   FileUpload,
   FileUploadResult,
@@ -90,6 +91,12 @@ export class BackendWrapper implements BackendProtocol {
     // Hide capabilities the inner backend lacks, so capability detection stays truthful.
     if (typeof inner.delete !== "function") hide(this, "delete");
     if (typeof inner.execute !== "function") hide(this, "execute");
+    if (typeof inner.executionFacts !== "function") hide(this, "executionFacts");
+  }
+
+  /** The inner backend's facts about where `execute` runs. */
+  executionFacts?(): ExecutionFacts {
+    return this.inner.executionFacts!();
   }
 
   /**
@@ -222,6 +229,6 @@ export class BackendWrapper implements BackendProtocol {
 
 const noAnswer: BackendError = { code: "io", message: "the inner backend returned no answer" };
 
-function hide(target: object, method: "delete" | "execute"): void {
+function hide(target: object, method: "delete" | "execute" | "executionFacts"): void {
   Object.defineProperty(target, method, { value: undefined, configurable: true, writable: true });
 }

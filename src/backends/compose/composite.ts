@@ -8,6 +8,7 @@ import type {
   EditResult,
   ExecuteOptions,
   ExecuteResult,
+  ExecutionFacts,
   FileDownloadResult,
   FileInfo,
   FileUpload,
@@ -65,6 +66,7 @@ export class CompositeBackend implements BackendProtocol {
   readonly #table: RouteTable;
   declare delete?: (path: string) => Promise<DeleteResult>;
   declare execute?: (command: string, options?: ExecuteOptions) => Promise<ExecuteResult>;
+  declare executionFacts?: () => ExecutionFacts;
 
   constructor(options: CompositeBackendOptions) {
     this.#table = new RouteTable(options?.default, options?.routes);
@@ -76,6 +78,10 @@ export class CompositeBackend implements BackendProtocol {
     const fallback = options.default;
     if (typeof fallback.execute === "function") {
       this.execute = (command, opts) => fallback.execute!(command, opts);
+      // The default backend's root is the composite's "/", so its facts hold as they are.
+      if (typeof fallback.executionFacts === "function") {
+        this.executionFacts = () => fallback.executionFacts!();
+      }
     }
     // Commands run on the default backend only, so it alone needs confining.
     const restrictable = fallback as Partial<PathRestrictable>;

@@ -1,5 +1,10 @@
 import { invalidOption, rejectUnknownOptions } from "../protocol/backend-options.js";
-import type { ExecutableBackend, ExecuteOptions, ExecuteResult } from "../protocol/protocol.js";
+import type {
+  ExecutableBackend,
+  ExecuteOptions,
+  ExecuteResult,
+  ExecutionFacts,
+} from "../protocol/protocol.js";
 import { FilesystemBackend, type FilesystemBackendOptions } from "./filesystem.js";
 import { runProcess } from "./process-runner.js";
 
@@ -73,6 +78,11 @@ export class LocalShellBackend extends FilesystemBackend implements ExecutableBa
     this.timeout = timeout;
     this.maxOutputBytes = maxOutputBytes;
     this.env = buildEnv(env, inheritEnv);
+  }
+
+  /** Commands run on the host, in `rootDir`, with the network this process has. */
+  executionFacts(): ExecutionFacts {
+    return { workdir: this.rootDir, isolated: false, network: true, timeoutSeconds: this.timeout };
   }
 
   /**

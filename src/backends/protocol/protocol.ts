@@ -159,6 +159,21 @@ export interface ExecuteOptions {
 }
 
 /**
+ * Where `execute` runs, as a backend reports it about itself: the model-facing text of
+ * `execute` and the file tools' "does not exist" hints are built from these facts.
+ */
+export interface ExecutionFacts {
+  /** The directory commands start in, as commands see it; it is "/" in the file tools. */
+  workdir: string;
+  /** True when commands are isolated from the host (a sandbox); false when they run on it. */
+  isolated: boolean;
+  /** True when commands can reach the network. */
+  network: boolean;
+  /** Seconds before a command is killed, unless the call sets its own. */
+  timeoutSeconds: number;
+}
+
+/**
  * What `execute` returns: stdout and stderr interleaved in `output`, the exit code, and
  * whether output was cut or the command timed out. A command that ran and failed is a
  * non-zero `exitCode`, not an `error`; `error` means it could not be run at all.
@@ -227,6 +242,8 @@ export interface BackendProtocol {
   glob(pattern: string, options?: GlobOptions): Promise<GlobResult>;
   delete?(path: string): Promise<DeleteResult>;
   execute?(command: string, options?: ExecuteOptions): Promise<ExecuteResult>;
+  /** Where `execute` runs (optional): without it, `execute` is described in general terms. */
+  executionFacts?(): ExecutionFacts;
   uploadFiles(files: FileUpload[]): Promise<FileUploadResult[]>;
   downloadFiles(paths: string[]): Promise<FileDownloadResult[]>;
 }

@@ -9,6 +9,7 @@ import type {
   BackendError,
   ExecuteOptions,
   ExecuteResult,
+  ExecutionFacts,
   FileDownloadResult,
   FileUpload,
   FileUploadResult,
@@ -124,6 +125,16 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
         : `SandboxBackend cannot start bubblewrap here (${probe.detail}). It needs root or unprivileged user namespaces.`;
       throw new ConfigurationError("SANDBOX_UNAVAILABLE", message, { detail: probe.detail });
     }
+  }
+
+  /** Commands run isolated, in /workspace (`rootDir`), without network. */
+  executionFacts(): ExecutionFacts {
+    return {
+      workdir: SANDBOX_WORKSPACE,
+      isolated: true,
+      network: false,
+      timeoutSeconds: this.timeout,
+    };
   }
 
   /**

@@ -31,7 +31,8 @@ export function createDeleteTool(ctx: FsToolContext) {
       if (denied) return fail(denied);
       if (!ctx.backend.delete) return fail("this file system does not support deletion.");
       const result = await ctx.backend.delete(path);
-      if (result.error) return fail(describeBackendError(result.error, path, ctx.mentions));
+      if (result.error)
+        return fail(describeBackendError(result.error, path, ctx.mentions, ctx.execution));
       const deleted = result.deleted ?? [];
       if (deleted.length === 1 && deleted[0] === path) return `Deleted ${path}.`;
       return `Deleted ${path} (${deleted.length} file${deleted.length === 1 ? "" : "s"}).`;

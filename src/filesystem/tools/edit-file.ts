@@ -54,7 +54,8 @@ export function createEditFileTool(ctx: FsToolContext) {
           `old_string appears ${result.occurrences ?? "several"} times in ${path}. Add surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
         );
       }
-      if (result.error) return fail(describeBackendError(result.error, path, ctx.mentions));
+      if (result.error)
+        return fail(describeBackendError(result.error, path, ctx.mentions, ctx.execution));
       const n = result.occurrences ?? 1;
       return `Edited ${path}: replaced ${n} occurrence${n === 1 ? "" : "s"}.`;
     },

@@ -5,10 +5,18 @@ import { errorMessage } from "./tool-output.js";
 export const EXECUTE_TOOL_NAME = "execute";
 
 /** The `execute` description, mentioning only tools the model can see. */
-export function executeDescription(ctx: Pick<FsToolContext, "mentions">): string {
+export function executeDescription(ctx: Pick<FsToolContext, "mentions" | "execution">): string {
   const fileTools = ["read_file", "edit_file", "grep"].filter(ctx.mentions);
   const prefer = fileTools.length ? ` Prefer ${fileTools.join(", ")} for file work.` : "";
-  return `Run a shell command in the workspace; returns its output and exit code. Long commands are killed at the timeout and output is capped.${prefer}`;
+  const facts = ctx.execution;
+  if (!facts) {
+    return `Run a shell command in the workspace; returns its output and exit code. Long commands are killed at the timeout and output is capped.${prefer}`;
+  }
+  const where = facts.isolated
+    ? `in an isolated sandbox${facts.network ? "" : " with no network"}`
+    : "on the host, NOT isolated (it can change anything this process can)";
+  const root = facts.workdir.replace(/\/+$/, "");
+  return `Run a shell command ${where}; returns its output and exit code. It starts in ${root}, which is / in the file tools (${root}/src/a.js is /src/a.js). Killed after ${facts.timeoutSeconds} s; output is capped.${prefer}`;
 }
 
 /** Builds the `execute` tool. Called when the backend cannot execute, it answers an error. */

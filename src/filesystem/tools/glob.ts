@@ -40,7 +40,7 @@ export function createGlobTool(ctx: FsToolContext) {
         return errorMessage(
           config,
           GLOB_TOOL_NAME,
-          describeBackendError(result.error, checked.path, ctx.mentions),
+          describeBackendError(result.error, checked.path, ctx.mentions, ctx.execution),
         );
       }
       const files = ctx.guard.visibleInfos(result.files ?? []);

@@ -62,7 +62,7 @@ export function createGrepTool(ctx: FsToolContext) {
         return errorMessage(
           config,
           GREP_TOOL_NAME,
-          describeBackendError(result.error, checked.path, ctx.mentions),
+          describeBackendError(result.error, checked.path, ctx.mentions, ctx.execution),
         );
       }
       const matches = ctx.guard.visibleMatches(result.matches ?? []);

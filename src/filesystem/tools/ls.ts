@@ -46,7 +46,12 @@ export function createLsTool(ctx: FsToolContext) {
           config,
           LS_TOOL_NAME,
           // From ls itself, "check the path with ls" would be circular: suggest only glob.
-          describeBackendError(result.error, checked.path, (t) => t !== "ls" && ctx.mentions(t)),
+          describeBackendError(
+            result.error,
+            checked.path,
+            (t) => t !== "ls" && ctx.mentions(t),
+            ctx.execution,
+          ),
         );
       }
       const files = ctx.guard.visibleInfos(result.files ?? []);

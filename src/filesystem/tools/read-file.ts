@@ -132,7 +132,7 @@ export function createReadFileTool(ctx: FsToolContext) {
         return errorMessage(
           config,
           READ_FILE_TOOL_NAME,
-          describeBackendError(page.error, path, ctx.mentions),
+          describeBackendError(page.error, path, ctx.mentions, ctx.execution),
         );
       }
       if (page.kind === "binary") return attachment(path, page, config);

@@ -1,6 +1,6 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { checkVirtualPath } from "../../backends/protocol/paths.js";
-import type { BackendError } from "../../backends/protocol/protocol.js";
+import type { BackendError, ExecutionFacts } from "../../backends/protocol/protocol.js";
 import type { FsToolContext } from "../fs-context.js";
 
 /** The id of the tool call being answered, from the config LangChain hands a tool. */
@@ -27,9 +27,12 @@ export function describeBackendError(
   error: BackendError,
   path: string,
   mentions: (tool: string) => boolean,
+  execution?: ExecutionFacts,
 ): string {
   switch (error.code) {
     case "not_found": {
+      const shell = shellPathHint(path, execution);
+      if (shell) return `${path} does not exist. ${shell}`;
       const finder = ["ls", "glob"].find(mentions);
       return `${path} does not exist.${finder ? ` Check the path with ${finder}.` : ""}`;
     }
@@ -50,6 +53,17 @@ export function describeBackendError(
   }
 }
 
+/**
+ * For a path written as `execute` sees it (under its workdir, e.g. /workspace/src/a.js), the
+ * sentence naming the file-tool path; otherwise undefined.
+ */
+export function shellPathHint(path: string, execution?: ExecutionFacts): string | undefined {
+  const root = execution?.workdir.replace(/\/+$/, "");
+  if (!root || (path !== root && !path.startsWith(`${root}/`))) return undefined;
+  const virtual = path.slice(root.length) || "/";
+  return `Shell paths under ${root} are / in the file tools: use ${virtual}.`;
+}
+
 /** Normalises a model-supplied path, or returns the refusal text. */
 export function pathOrError(path: unknown): { path: string } | { error: string } {
   if (typeof path !== "string") return { error: "the path must be a string." };
@@ -68,7 +82,7 @@ export function pathOrError(path: unknown): { path: string } | { error: string }
  * read as "nothing matches". Called only on empty results, so a hit costs nothing.
  */
 export async function missingRootError(
-  ctx: Pick<FsToolContext, "backend" | "mentions">,
+  ctx: Pick<FsToolContext, "backend" | "mentions" | "execution">,
   path: string,
 ): Promise<string | undefined> {
   if (path === "/") return undefined;
@@ -77,5 +91,5 @@ export async function missingRootError(
   // Some backends may not tell a file from a missing directory in ls: a file root exists.
   const file = await ctx.backend.read(path, { limit: 1 });
   if (file.error?.code !== "not_found") return undefined;
-  return describeBackendError(listing.error, path, ctx.mentions);
+  return describeBackendError(listing.error, path, ctx.mentions, ctx.execution);
 }

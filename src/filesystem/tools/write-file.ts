@@ -32,7 +32,7 @@ export function createWriteFileTool(ctx: FsToolContext) {
         return errorMessage(
           config,
           WRITE_FILE_TOOL_NAME,
-          describeBackendError(result.error, path, ctx.mentions),
+          describeBackendError(result.error, path, ctx.mentions, ctx.execution),
         );
       }
       const lines = splitLines(content).length;
