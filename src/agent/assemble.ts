@@ -42,7 +42,7 @@ const DEFAULT_NAMES = [
  * profile's extra middleware, MemoryMiddleware (with `memory`, main agent only),
  * ToolExclusionMiddleware (when the profile excludes tools), SummarizationMiddleware (unless
  * `summarization: false`), SurfaceProbe. A user middleware named like a default replaces it
- * in place. The README's stack list must match this order.
+ * in place. docs/agent.md quotes this order; a test pins it.
  */
 export function buildStack(spec: StackSpec): BuiltStack {
   const { profile } = spec.profile;

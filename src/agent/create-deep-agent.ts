@@ -26,7 +26,7 @@ export { BUILTIN_TOOL_NAMES };
 /**
  * Options of `createDeepAgent`: only `model` is required. An unknown key is refused with a
  * `ConfigurationError` naming the nearest valid one, and every value is checked when the
- * agent is built, not on its first run. The README's option table groups them by concern.
+ * agent is built, not on its first run. docs/agent.md groups them by concern.
  *
  * @example
  * const options: CreateDeepAgentOptions = {
