@@ -1,8 +1,10 @@
 import { StateBackend } from "../backends/file-map/state.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { profileContextWindow } from "../context/context-window.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { filesystemMiddleware } from "../filesystem/middleware.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../filesystem/permission-guard.js";
+import { outputBudgetFor } from "../filesystem/tools/output-budget.js";
 import { toolExclusionMiddleware } from "../profiles/tool-exclusion.js";
 import { buildSubagents } from "../subagents/build-subagents.js";
 import { subAgentMiddleware } from "../subagents/middleware.js";
@@ -69,6 +71,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
     permissions: spec.rules,
     hiddenElsewhere: hiddenByProfile,
     descriptions,
+    maxOutputChars: outputBudgetFor(profileContextWindow(spec.model)),
     ...(routing.agentBackend !== baseBackend ? { backend: routing.agentBackend } : {}),
   };
   const filesystem = withoutTools(

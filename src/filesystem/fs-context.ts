@@ -35,6 +35,8 @@ export interface FsToolContext {
   guard: FsGuard;
   /** True when the named tool will be visible to the model: text may mention it. */
   mentions(toolName: string): boolean;
+  /** The most characters one ls/glob/grep/read_file result shows (see output-budget.ts). */
+  outputChars?: number;
   /** Where `execute` runs, when the backend says (its workdir is "/" in the file tools). */
   execution?: ExecutionFacts;
 }

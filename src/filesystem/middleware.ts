@@ -25,6 +25,7 @@ import { createExecuteTool } from "./tools/execute.js";
 import { createGlobTool } from "./tools/glob.js";
 import { createGrepTool } from "./tools/grep.js";
 import { createLsTool } from "./tools/ls.js";
+import { MAX_TOOL_OUTPUT_CHARS, MIN_TOOL_OUTPUT_CHARS } from "./tools/output-budget.js";
 import { createReadFileTool } from "./tools/read-file.js";
 import { createWriteFileTool } from "./tools/write-file.js";
 
@@ -51,6 +52,12 @@ export interface FilesystemMiddlewareOptions {
   hiddenElsewhere?: ReadonlySet<string>;
   /** Tool name -> description replacing the built-in one (a harness profile's overrides). */
   descriptions?: Readonly<Record<string, string>>;
+  /**
+   * The most characters one `ls`, `glob`, `grep` or `read_file` result shows; past it the
+   * tool says what it left out and how to narrow. Default: sized by `createDeepAgent` from
+   * the model's input window (a tenth of it), else 80,000.
+   */
+  maxOutputChars?: number;
 }
 
 const FACTORIES: Record<FsToolName, (ctx: FsToolContext) => any> = {
@@ -118,6 +125,7 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
     guard: rules.length ? guardFromRules(rules) : ALLOW_ALL,
     mentions: (tool) => !invisible.has(tool) && (names as string[]).includes(tool),
     execution: typeof backend.execute === "function" ? backend.executionFacts?.() : undefined,
+    outputChars: checkOutputChars(options.maxOutputChars),
   };
   const tools = names.map((name) => {
     const built = FACTORIES[name](ctx);
@@ -152,8 +160,20 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
           ...(extra.hiddenElsewhere ?? []),
         ]),
         descriptions: { ...extra.descriptions, ...options.descriptions },
+        maxOutputChars: options.maxOutputChars ?? extra.maxOutputChars,
         backend: extra.backend ?? options.backend,
       }),
   });
   return middleware;
+}
+
+function checkOutputChars(value: number | undefined): number {
+  if (value === undefined) return MAX_TOOL_OUTPUT_CHARS;
+  if (!Number.isInteger(value) || value < MIN_TOOL_OUTPUT_CHARS) {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      `maxOutputChars must be a whole number >= ${MIN_TOOL_OUTPUT_CHARS}, got ${String(value)}.`,
+    );
+  }
+  return value;
 }

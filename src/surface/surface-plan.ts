@@ -18,6 +18,8 @@ export interface SurfacePlan {
     descriptions?: Readonly<Record<string, string>>;
     /** A backend replacing its own (its own with harness directories mounted). */
     backend?: BackendProtocol;
+    /** The output budget sized from the agent's model, unless the middleware set its own. */
+    maxOutputChars?: number;
   }) => object;
 }
 

@@ -1,6 +1,7 @@
 import { DEFAULT_GLOB_MAX_RESULTS } from "../../backends/protocol/file-query.js";
 import type { FsToolContext } from "../fs-context.js";
 import { defineTool } from "./define-tool.js";
+import { budgetNote, MAX_TOOL_OUTPUT_CHARS, rowsWithin } from "./output-budget.js";
 import {
   describeBackendError,
   errorMessage,
@@ -48,9 +49,14 @@ export function createGlobTool(ctx: FsToolContext) {
         const missing = await missingRootError(ctx, checked.path);
         return missing ? errorMessage(config, GLOB_TOOL_NAME, missing) : "No files found";
       }
-      const list = files.map((f) => f.path).join("\n");
-      if (!result.truncated) return list;
-      return `${list}\n\n[Stopped at ${files.length} paths: the list is incomplete. Narrow the pattern or path.]`;
+      const paths = files.map((f) => f.path);
+      const { text, kept } = rowsWithin(paths, ctx.outputChars ?? MAX_TOOL_OUTPUT_CHARS);
+      if (kept < paths.length) {
+        const total = `${paths.length}${result.truncated ? "+" : ""}`;
+        return `${text}\n\n${budgetNote(kept, total, "paths", "Narrow the pattern or path.")}`;
+      }
+      if (!result.truncated) return text;
+      return `${text}\n\n[Stopped at ${files.length} paths: the list is incomplete. Narrow the pattern or path.]`;
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { FileInfo } from "../../backends/protocol/protocol.js";
 import type { FsToolContext } from "../fs-context.js";
 import { defineTool } from "./define-tool.js";
+import { budgetNote, MAX_TOOL_OUTPUT_CHARS, rowsWithin } from "./output-budget.js";
 import { describeBackendError, errorMessage, pathOrError } from "./tool-output.js";
 
 export const LS_TOOL_NAME = "ls";
@@ -55,7 +56,15 @@ export function createLsTool(ctx: FsToolContext) {
         );
       }
       const files = ctx.guard.visibleInfos(result.files ?? []);
-      return formatListing([...files].sort((a, b) => a.path.localeCompare(b.path)));
+      const rows = formatListing([...files].sort((a, b) => a.path.localeCompare(b.path))).split(
+        "\n",
+      );
+      const { text, kept } = rowsWithin(rows, ctx.outputChars ?? MAX_TOOL_OUTPUT_CHARS);
+      if (kept === rows.length) return text;
+      const narrow = ctx.mentions("glob")
+        ? "List a subdirectory, or find names with glob."
+        : "List a subdirectory.";
+      return `${text}\n\n${budgetNote(kept, rows.length, "entries", narrow)}`;
     },
   });
 }

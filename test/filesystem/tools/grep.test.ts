@@ -15,7 +15,7 @@ describe("grep", () => {
   it("the model-facing text", () => {
     expect(surfaceText([toolNamed(fsTools().tools, "grep")])).toMatchInlineSnapshot(`
       "## grep
-      Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (path:line:text), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at 1000 matches and says so. To find files by name, use the glob tool.
+      Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (each path, then its "line: text" rows), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at 1000 matches or the output limit and says so. To find files by name, use the glob tool.
       {"type":"object","properties":{"pattern":{"type":"string","minLength":1},"path":{"type":"string"},"glob":{"type":"string"},"output_mode":{"type":"string","enum":["files_with_matches","content","count"]}},"required":["pattern"]}"
     `);
   });
@@ -25,10 +25,10 @@ describe("grep", () => {
     expect(await ok("grep", { pattern: "print" })).toBe("/notes.md\n/src/a.py\n/src/pkg/b.py");
   });
 
-  it("content mode gives path:line:text", async () => {
+  it("content mode gives each path once, then its line: text rows", async () => {
     const { ok } = await project();
     expect(await ok("grep", { pattern: "print(", output_mode: "content", path: "/src" })).toBe(
-      "/src/a.py:2:print(1)\n/src/a.py:3:print(2)\n/src/pkg/b.py:2:print(x)",
+      "/src/a.py\n2: print(1)\n3: print(2)\n/src/pkg/b.py\n2: print(x)",
     );
   });
 
@@ -42,10 +42,10 @@ describe("grep", () => {
   it("the pattern is literal: regex characters match themselves", async () => {
     const { ok } = await project();
     expect(await ok("grep", { pattern: "[1]", output_mode: "content" })).toBe(
-      "/src/pkg/b.py:1:x = [1]",
+      "/src/pkg/b.py\n1: x = [1]",
     );
     expect(await ok("grep", { pattern: "x.*y", output_mode: "content" })).toBe(
-      "/src/pkg/c.ts:1:console.log(x.*y)",
+      "/src/pkg/c.ts\n1: console.log(x.*y)",
     );
   });
 
@@ -84,7 +84,9 @@ describe("grep", () => {
     await backend.write("/b.log", lines);
     const out = await ok("grep", { pattern: "hit", output_mode: "content" });
     const [body, notice] = out.split("\n\n");
-    expect(body!.split("\n")).toHaveLength(DEFAULT_GREP_MAX_COUNT);
+    expect(body!.split("\n").filter((row) => !row.startsWith("/"))).toHaveLength(
+      DEFAULT_GREP_MAX_COUNT,
+    );
     expect(notice).toBe(
       `[Stopped at ${DEFAULT_GREP_MAX_COUNT} matches: the result is incomplete. Narrow the path or the file filter, or search a more specific string.]`,
     );
