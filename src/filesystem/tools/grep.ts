@@ -17,7 +17,7 @@ export type GrepOutputMode = (typeof GREP_OUTPUT_MODES)[number];
 /** The `grep` description, mentioning only tools the model can see. */
 export function grepDescription(ctx: Pick<FsToolContext, "mentions">): string {
   const byName = ctx.mentions("glob") ? " To find files by name, use the glob tool." : "";
-  return `Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (each path, then its "line: text" rows), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at ${DEFAULT_GREP_MAX_COUNT} matches or the output limit and says so.${byName}`;
+  return `Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (path, then "n: text" lines), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at ${DEFAULT_GREP_MAX_COUNT} matches or the output limit and says so.${byName}`;
 }
 
 /** The longest matching line shown whole in `content` mode; longer ones show the match's part. */

@@ -67,7 +67,7 @@ describe("the file tools' model-facing surface", () => {
       {"type":"object","properties":{"file_path":{"type":"string"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":2000}},"required":["file_path"]}
 
       ## grep
-      Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (each path, then its "line: text" rows), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at 1000 matches or the output limit and says so.
+      Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (path, then "n: text" lines), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at 1000 matches or the output limit and says so.
       {"type":"object","properties":{"pattern":{"type":"string","minLength":1},"path":{"type":"string"},"glob":{"type":"string"},"output_mode":{"type":"string","enum":["files_with_matches","content","count"]}},"required":["pattern"]}"
     `);
   });
