@@ -29,6 +29,7 @@ import {
   mergeGlob,
   mergeGrep,
   messageOf,
+  type PartialError,
   type PartialErrors,
   settle,
   sortUnique,
@@ -215,8 +216,31 @@ export class CompositeBackend implements BackendProtocol {
         : await backend.delete(inner),
       target,
     );
-    if (!result.deleted) return result;
-    return { ...result, deleted: result.deleted.map((p) => this.#table.outer(route, p)) };
+    const own = result.deleted?.map((p) => this.#table.outer(route, p)) ?? [];
+    // Mounts inside the deleted directory are emptied too: "Deleted" must mean gone.
+    const below = this.#table.routesBelow(target.path);
+    if (below.length === 0) return result.deleted ? { ...result, deleted: own } : result;
+    const deleted = [...own];
+    const failures: PartialError[] = [];
+    let found = Boolean(result.deleted);
+    for (const mount of below) {
+      if (typeof mount.backend.delete !== "function") {
+        const message = `deletion is not supported for ${mount.root}`;
+        failures.push({ prefix: mount.prefix, error: { code: "unsupported", message } });
+        continue;
+      }
+      const emptied = await this.#emptyRoute(mount.backend, mount.root);
+      if (emptied.error && emptied.error.code !== "not_found") {
+        failures.push({ prefix: mount.prefix, error: emptied.error });
+      }
+      if (emptied.deleted?.length) found = true;
+      deleted.push(...(emptied.deleted ?? []).map((p) => this.#table.outer(mount, p)));
+    }
+    if (result.error && result.error.code !== "not_found") {
+      failures.unshift({ prefix: route?.prefix ?? "/", error: result.error });
+    }
+    if (failures.length) return { deleted, ...withFailures(undefined, failures) };
+    return found ? { deleted } : result;
   }
 
   // Deleting a mount's directory empties the route (the mount itself stays, as a mount

@@ -31,8 +31,14 @@ export function createDeleteTool(ctx: FsToolContext) {
       if (denied) return fail(denied);
       if (!ctx.backend.delete) return fail("this file system does not support deletion.");
       const result = await ctx.backend.delete(path);
-      if (result.error)
-        return fail(describeBackendError(result.error, path, ctx.mentions, ctx.execution));
+      if (result.error) {
+        const why = describeBackendError(result.error, path, ctx.mentions, ctx.execution);
+        const done = result.deleted?.length;
+        // Part of a directory may be gone already: say so, or the model would retry blindly.
+        return fail(
+          done ? `${why} ${done} file${done === 1 ? " was" : "s were"} deleted before that.` : why,
+        );
+      }
       const deleted = result.deleted ?? [];
       if (deleted.length === 1 && deleted[0] === path) return `Deleted ${path}.`;
       return `Deleted ${path} (${deleted.length} file${deleted.length === 1 ? "" : "s"}).`;

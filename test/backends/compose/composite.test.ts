@@ -243,6 +243,47 @@ describe("CompositeBackend capabilities", () => {
   });
 });
 
+describe("CompositeBackend delete through mounts", () => {
+  it("deleting a directory that holds a mount also empties the mount, and lists every file", async () => {
+    const main = new InMemoryBackend({ files: { "/work/a.md": "a", "/work/b/c.md": "c" } });
+    const mounted = new InMemoryBackend({ files: { "/n.md": "n", "/deep/m.md": "m" } });
+    const backend = new CompositeBackend({ default: main, routes: { "/work/notes/": mounted } });
+    expect((await backend.delete!("/work")).deleted?.sort()).toEqual([
+      "/work/a.md",
+      "/work/b/c.md",
+      "/work/notes/deep/m.md",
+      "/work/notes/n.md",
+    ]);
+    expect(mounted.snapshot()).toEqual({});
+    expect((await backend.glob("**", { path: "/work" })).files ?? []).toEqual([]);
+  });
+
+  it("a directory holding only a mount is deleted through it; nothing at all is not_found", async () => {
+    const mounted = new InMemoryBackend({ files: { "/n.md": "n" } });
+    const backend = new CompositeBackend({
+      default: new InMemoryBackend(),
+      routes: { "/work/notes/": mounted },
+    });
+    expect(await backend.delete!("/work")).toEqual({ deleted: ["/work/notes/n.md"] });
+    expect((await backend.delete!("/work")).error?.code).toBe("not_found");
+  });
+
+  it("a mount that cannot delete is reported, never answered as deleted", async () => {
+    const readOnly = withoutDelete(new InMemoryBackend({ files: { "/k.md": "k" } }));
+    const backend = new CompositeBackend({
+      default: new InMemoryBackend({ files: { "/docs/a.md": "a" } }),
+      routes: { "/docs/kb/": readOnly },
+    });
+    const result = await backend.delete!("/docs");
+    expect(result.deleted).toEqual(["/docs/a.md"]);
+    expect(result.error).toEqual({
+      code: "unsupported",
+      message: "backend for /docs/kb/ failed: deletion is not supported for /docs/kb",
+    });
+    expect((await backend.read("/docs/kb/k.md")).lines).toEqual(["k"]);
+  });
+});
+
 describe("CompositeBackend configuration", () => {
   const mem = () => new InMemoryBackend();
 
@@ -302,5 +343,19 @@ describe("assertBackendInstance", () => {
 
   it("accepts a backend instance", () => {
     expect(() => assertBackendInstance(new InMemoryBackend(), "backend")).not.toThrow();
+  });
+});
+
+describe("the delete tool over a composite with a mount that cannot delete", () => {
+  it("says what failed and that some files were deleted", async () => {
+    const { fsTools } = await import("../../filesystem/tools/fs-harness.js");
+    const backend = new CompositeBackend({
+      default: new InMemoryBackend({ files: { "/docs/a.md": "a" } }),
+      routes: { "/docs/kb/": withoutDelete(new InMemoryBackend({ files: { "/k.md": "k" } })) },
+    });
+    const { fails } = fsTools({ backend });
+    expect(await fails("delete", { file_path: "/docs" })).toBe(
+      "Error: backend for /docs/kb/ failed: deletion is not supported for /docs/kb (/docs) 1 file was deleted before that.",
+    );
   });
 });
