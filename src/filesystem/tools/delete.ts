@@ -36,7 +36,9 @@ export function createDeleteTool(ctx: FsToolContext) {
         const done = result.deleted?.length;
         // Part of a directory may be gone already: say so, or the model would retry blindly.
         return fail(
-          done ? `${why} ${done} file${done === 1 ? " was" : "s were"} deleted before that.` : why,
+          done
+            ? `${why.replace(/[^.]$/, "$&.")} ${done} file${done === 1 ? " was" : "s were"} deleted before that.`
+            : why,
         );
       }
       const deleted = result.deleted ?? [];

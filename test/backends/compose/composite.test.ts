@@ -355,7 +355,7 @@ describe("the delete tool over a composite with a mount that cannot delete", () 
     });
     const { fails } = fsTools({ backend });
     expect(await fails("delete", { file_path: "/docs" })).toBe(
-      "Error: backend for /docs/kb/ failed: deletion is not supported for /docs/kb (/docs) 1 file was deleted before that.",
+      "Error: backend for /docs/kb/ failed: deletion is not supported for /docs/kb (/docs). 1 file was deleted before that.",
     );
   });
 });
