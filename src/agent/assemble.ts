@@ -66,7 +66,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
     (ownFs ? surfacePlanOf(ownFs)?.backend : spec.backend) ?? new StateBackend();
   const routing = spec.harness
     ? { harness: spec.harness, agentBackend: baseBackend }
-    : harnessRouting(baseBackend, spec.context.harnessBackend);
+    : harnessRouting(baseBackend, spec.context.harnessBackend, spec.context);
   const fsSettings = {
     permissions: spec.rules,
     hiddenElsewhere: hiddenByProfile,

@@ -1,5 +1,3 @@
-import { CompositeBackend } from "../backends/compose/composite.js";
-import { PrefixedBackend } from "../backends/compose/prefixed.js";
 import { StateBackend } from "../backends/file-map/state.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { DEFAULT_CONTEXT_WINDOW } from "../context/context-window.js";
@@ -8,6 +6,7 @@ import {
   EVICTION_MIDDLEWARE_NAME,
   evictionMiddleware,
 } from "../context/eviction/middleware.js";
+import { HarnessMountedBackend } from "../context/harness-mounts.js";
 import { MEMORY_MIDDLEWARE_NAME, memoryMiddleware } from "../context/memory/middleware.js";
 import {
   PATCH_TOOL_CALLS_MIDDLEWARE_NAME,
@@ -55,12 +54,27 @@ export interface HarnessRouting {
  * disk. When the agent's own backend is something else, the harness directories are mounted
  * into it (at the same paths) so `read_file` can still read evicted results back.
  */
-export function harnessRouting(base: BackendProtocol, harness?: BackendProtocol): HarnessRouting {
+export function harnessRouting(
+  base: BackendProtocol,
+  harness: BackendProtocol | undefined,
+  settings: ContextSettings = {},
+): HarnessRouting {
   const target = harness ?? (base instanceof StateBackend ? base : new StateBackend());
   if (target === base) return { harness: target, agentBackend: base };
-  const dirs = [EVICTED_RESULTS_DIR, TRANSCRIPT_DIR];
-  const routes = Object.fromEntries(dirs.map((d) => [`${d}/`, new PrefixedBackend(target, d)]));
-  return { harness: target, agentBackend: new CompositeBackend({ default: base, routes }) };
+  const dirs = harnessDirs(settings);
+  if (dirs.length === 0) return { harness: target, agentBackend: base };
+  return { harness: target, agentBackend: new HarnessMountedBackend(base, target, dirs) };
+}
+
+// The directories the enabled context layers write harness files to.
+function harnessDirs(settings: ContextSettings): string[] {
+  const dirs: string[] = [];
+  if (settings.toolTokenLimitBeforeEvict !== null) dirs.push(EVICTED_RESULTS_DIR);
+  if (settings.summarization !== false) {
+    const custom = settings.summarization?.transcriptDir?.replace(/\/+$/, "");
+    dirs.push(custom || TRANSCRIPT_DIR);
+  }
+  return dirs;
 }
 
 /** The registered name of each context layer; a user middleware with it replaces the layer. */

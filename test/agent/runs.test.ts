@@ -240,7 +240,7 @@ describe("a scripted multi-step run", () => {
       files: { "/scratch.md": "tmp" },
     });
     const results = toolMessages(out).map((m) => String(m.content));
-    expect(results).toContain("/brief.md:2:- T-1001: express delayed two days");
+    expect(results).toContain("/brief.md\n2: - T-1001: express delayed two days");
     expect(results).toContain("Added the next step and removed the scratch file.");
     expect(results.at(-1)).toBe(
       "1  # Ticket brief\n2  - T-1001: express delayed two days\n3  - next: call the courier",

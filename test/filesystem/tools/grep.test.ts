@@ -15,7 +15,7 @@ describe("grep", () => {
   it("the model-facing text", () => {
     expect(surfaceText([toolNamed(fsTools().tools, "grep")])).toMatchInlineSnapshot(`
       "## grep
-      Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (each path, then its "line: text" rows), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at 1000 matches or the output limit and says so. To find files by name, use the glob tool.
+      Search file contents for a literal string (not a regex). output_mode: files_with_matches (default, paths), content (path, then "n: text" lines), count (path: n). Narrow with path (a directory or file) and glob (a file-name filter, e.g. *.md). Stops at 1000 matches or the output limit and says so. To find files by name, use the glob tool.
       {"type":"object","properties":{"pattern":{"type":"string","minLength":1},"path":{"type":"string"},"glob":{"type":"string"},"output_mode":{"type":"string","enum":["files_with_matches","content","count"]}},"required":["pattern"]}"
     `);
   });
