@@ -61,6 +61,13 @@ export function replaceInText(
     return { error: { code: "string_not_found", message: "old_string is empty" } };
   }
   const occurrences = countOccurrences(text, oldString);
+  if (occurrences === 0 && oldString.includes("\n") && text.includes("\r\n")) {
+    // read_file shows CRLF lines without their "\r": match the text as the model saw it, and
+    // write the replacement with the file's own line ends.
+    const crlf = (s: string) => s.replace(/\r?\n/g, "\r\n");
+    const found = countOccurrences(text, crlf(oldString));
+    if (found > 0) return replaceInText(text, crlf(oldString), crlf(newString), replaceAll);
+  }
   if (occurrences === 0) {
     return { error: { code: "string_not_found", message: "old_string was not found in the file" } };
   }
