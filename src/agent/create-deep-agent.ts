@@ -5,6 +5,7 @@ import { type AgentMiddleware, createAgent } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { withUnwrappedErrors } from "../errors/unwrap.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import { type HarnessProfile, profileKeyOf, resolveProfile } from "../profiles/index.js";
@@ -209,9 +210,11 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     name: options.name,
   } as any;
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
-  const agent = createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
-    recursionLimit: DEFAULT_RECURSION_LIMIT,
-  }) as DeepAgent;
+  const agent = withUnwrappedErrors(
+    createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
+      recursionLimit: DEFAULT_RECURSION_LIMIT,
+    }),
+  ) as DeepAgent;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 
   const plans = stack.middleware

@@ -3,6 +3,8 @@ import { ToolMessage } from "@langchain/core/messages";
 import { isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware, MiddlewareError, ToolInvocationError } from "langchain";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { DelveError } from "../errors/delve-error.js";
+import { unwrapDelveError } from "../errors/unwrap.js";
 import { markFailures } from "../toolkit/result.js";
 
 /** Formats a caught tool error into the text the model receives. */
@@ -59,6 +61,9 @@ export function toolErrorsMiddleware(options: {
         return markFailures(await handler(request));
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error;
+        // A developer error (a bad option, a missing package) reaches the caller, not the model.
+        const delve = unwrapDelveError(error);
+        if (DelveError.isInstance(delve)) throw delve;
         const root = rootCause(error);
         if (ToolInvocationError.isInstance(root)) {
           return errorResult(call, invalidArguments(call, root));

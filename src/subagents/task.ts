@@ -2,6 +2,9 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import { Command, getCurrentTaskInput, isGraphBubbleUp } from "@langchain/langgraph";
 import { TASK_TOOL_NAME } from "../agent/builtin-names.js";
 import type { FileData } from "../backends/protocol/protocol.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { DelveError } from "../errors/delve-error.js";
+import { unwrapDelveError } from "../errors/unwrap.js";
 import { defineTool } from "../filesystem/tools/define-tool.js";
 import { errorMessage, toolCallIdOf } from "../filesystem/tools/tool-output.js";
 
@@ -108,11 +111,21 @@ export function createTaskTool(subagents: readonly TaskSubagent[], description?:
         );
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error;
+        // A developer error (a missing provider package, a bad option) is not the model's to fix.
+        const delve = unwrapDelveError(error);
+        if (DelveError.isInstance(delve)) throw delve;
         const reason = error instanceof Error ? error.message : String(error);
         return errorMessage(
           config,
           TASK_TOOL_NAME,
           `subagent "${subagent_type}" failed: ${reason}. Its file changes were not applied; retry or do the work another way.`,
+        );
+      }
+      if (!Array.isArray(result?.messages) && result?.structuredResponse === undefined) {
+        throw new ConfigurationError(
+          "SUBAGENT_NO_MESSAGES",
+          `subagent "${subagent_type}" returned no "messages": a compiled subagent's graph must keep a messages state key, whose last AI message is its answer.`,
+          { subagent: subagent_type },
         );
       }
       const callId = toolCallIdOf(config);

@@ -108,7 +108,7 @@ describe("path permissions on the file tools", () => {
       .join("\n");
     expect(text).not.toMatch(/\/secrets|\.env|hunter2|API_KEY/);
     // The allowed file that mentions the string is still found.
-    expect(String(results[5]!.content)).toContain("/notes/todo.md:1:");
+    expect(String(results[5]!.content)).toContain("/notes/todo.md\n1: ");
   });
 
   it("replacing the filesystem middleware keeps the permissions", async () => {
