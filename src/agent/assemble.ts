@@ -34,15 +34,9 @@ const DEFAULT_NAMES = [
 ];
 
 /**
- * Builds one agent's middleware stack, outermost first: ToolErrorsMiddleware,
- * ApprovalMiddleware (when `interruptOn` or an `interrupt` path rule gates a tool),
- * EvictionMiddleware (unless `toolTokenLimitBeforeEvict: null`), FilesystemMiddleware,
- * SubAgentMiddleware (when a synchronous subagent exists), PatchToolCallsMiddleware,
- * SkillsMiddleware (with `skills`), the user's middleware, `extraMiddleware` (debug), the
- * profile's extra middleware, MemoryMiddleware (with `memory`, main agent only),
- * ToolExclusionMiddleware (when the profile excludes tools), SummarizationMiddleware (unless
- * `summarization: false`), SurfaceProbe. A user middleware named like a default replaces it
- * in place. The README's stack list must match this order.
+ * Builds one agent's middleware stack in the order `MIDDLEWARE_ORDER` states (outermost
+ * first; each layer present only in the case that list names). A user middleware named like
+ * a default replaces it in place.
  */
 export function buildStack(spec: StackSpec): BuiltStack {
   const { profile } = spec.profile;

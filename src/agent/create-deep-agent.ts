@@ -7,7 +7,9 @@ import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
-import { type HarnessProfile, profileKeyOf, resolveProfile } from "../profiles/index.js";
+import { profileKeyOf } from "../profiles/keys.js";
+import { resolveProfile } from "../profiles/resolve.js";
+import type { HarnessProfile } from "../profiles/types.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { type SurfacePlan, surfacePlanOf } from "../surface/surface-plan.js";
@@ -109,13 +111,8 @@ export type DeepAgent = ReturnType<typeof createAgent>;
  * Builds a deep agent on LangChain's `createAgent`: the file tools over a backend, a
  * `task` tool with a general-purpose subagent (and yours), an outermost tool-error layer,
  * context management, harness profiles, your tools and middleware; it returns LangChain's
- * compiled agent. The stack, outermost first: ToolErrorsMiddleware, ApprovalMiddleware
- * (with `interruptOn` or `interrupt` path rules), EvictionMiddleware, FilesystemMiddleware,
- * SubAgentMiddleware (when a synchronous subagent exists), PatchToolCallsMiddleware,
- * SkillsMiddleware (with `skills`), your middleware, DebugMiddleware (with `debug`), the
- * profile's extra middleware, MemoryMiddleware (with `memory`), ToolExclusionMiddleware
- * (when the profile excludes tools), SummarizationMiddleware, and SurfaceProbe (inert unless
- * `inspectSurface` runs). A middleware of yours named like a default replaces it in place.
+ * compiled agent. The order of the middleware stack is `MIDDLEWARE_ORDER`. A middleware of
+ * yours named like a default replaces it in place.
  *
  * @example
  * const agent = createDeepAgent({ model: "anthropic:claude-sonnet-4-6", tools: [getTicket] });

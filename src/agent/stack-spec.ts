@@ -7,7 +7,7 @@ import type { PathApprovalGate } from "../approval/scope.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
 import type { PermissionRule } from "../permissions/index.js";
-import type { ResolvedProfile } from "../profiles/index.js";
+import type { ResolvedProfile } from "../profiles/resolve.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { surfacePlanOf } from "../surface/surface-plan.js";
 import { FILESYSTEM_MIDDLEWARE_NAME } from "./builtin-names.js";
