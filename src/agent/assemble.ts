@@ -21,6 +21,7 @@ import {
   harnessRouting,
   withReplacements,
 } from "./context-layers.js";
+import type { StackMiddleware, StackTool } from "./langchain-types.js";
 import { approvalLayer, approvalReasonsOf, type BuiltStack, type StackSpec } from "./stack-spec.js";
 import { TOOL_ERRORS_MIDDLEWARE_NAME, toolErrorsMiddleware } from "./tool-errors.js";
 
@@ -152,7 +153,11 @@ export function buildStack(spec: StackSpec): BuiltStack {
 }
 
 // Removes middleware a profile excludes. A per-agent profile naming nothing is an error.
-function applyExcludedMiddleware(list: any[], names: string[], spec: StackSpec): any[] {
+function applyExcludedMiddleware(
+  list: StackMiddleware[],
+  names: string[],
+  spec: StackSpec,
+): StackMiddleware[] {
   for (const name of names) {
     if ([FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME, SURFACE_PROBE_NAME].includes(name)) {
       throw new ConfigurationError(
@@ -173,11 +178,12 @@ function applyExcludedMiddleware(list: any[], names: string[], spec: StackSpec):
 // A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them),
 // its profile exclusions and description overrides.
 function rebuildWith(
-  middleware: any,
+  middleware: StackMiddleware,
   settings: Parameters<NonNullable<ReturnType<typeof surfacePlanOf>>["rebuild"] & {}>[0],
-) {
+): StackMiddleware {
   const plan = surfacePlanOf(middleware);
-  if (plan?.rebuild) return plan.rebuild(settings);
+  // The plan of a filesystemMiddleware() rebuilds a filesystemMiddleware().
+  if (plan?.rebuild) return plan.rebuild(settings) as StackMiddleware;
   if (settings.permissions?.length) {
     throw new ConfigurationError(
       "UNENFORCEABLE_PERMISSIONS",
@@ -188,9 +194,13 @@ function rebuildWith(
 }
 
 // A middleware whose built-in tools a user tool replaces: same middleware, minus those tools.
-function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<string>): M {
-  if (!middleware.tools?.some((t: any) => names.has(t.name))) return middleware;
-  const copy = { ...middleware, tools: middleware.tools.filter((t: any) => !names.has(t.name)) };
+function withoutTools<M extends { tools?: readonly StackTool[] }>(
+  middleware: M,
+  names: Set<string>,
+): M {
+  const replaced = (t: StackTool) => typeof t.name === "string" && names.has(t.name);
+  if (!middleware.tools?.some(replaced)) return middleware;
+  const copy = { ...middleware, tools: middleware.tools.filter((t) => !replaced(t)) };
   const plan = surfacePlanOf(middleware);
   if (plan) Object.defineProperty(copy, Symbol.for("delve.surfacePlan"), { value: plan });
   setPathApprovalGate(copy, pathApprovalGateOf(middleware));
@@ -198,7 +208,7 @@ function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<str
 }
 
 // A user tool with a profile description override: the same tool, seen with new words.
-function withDescription(tool: any, description: string | undefined): any {
+function withDescription(tool: StackTool, description: string | undefined): StackTool {
   if (!description || typeof tool?.invoke !== "function") return tool;
   const copy = Object.create(tool);
   Object.defineProperty(copy, "description", { value: description, enumerable: true });
