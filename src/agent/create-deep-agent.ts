@@ -18,6 +18,7 @@ import { buildStack } from "./assemble.js";
 import { BUILTIN_TOOL_NAMES } from "./builtin-names.js";
 import type { ContextSettings } from "./context-layers.js";
 import { debugMiddleware } from "./debug.js";
+import type { StackMiddleware, StackModel } from "./langchain-types.js";
 import { checkOptionKeys, validateInterruptOn } from "./options.js";
 import { composeSystemPrompt, registeredToolNames, visibleToolNames } from "./stack-spec.js";
 import { type ToolErrorsOption, validateToolErrorsOption } from "./tool-errors.js";
@@ -136,7 +137,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
-  const userMiddleware = [...(options.middleware ?? [])] as any[];
+  const userMiddleware: StackMiddleware[] = [...(options.middleware ?? [])];
   checkMiddlewareList(userMiddleware);
   if (options.backend && userMiddleware.some((m) => m.name === "FilesystemMiddleware")) {
     warnings.push(
@@ -232,10 +233,10 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   return agent;
 }
 
-function resolveModel(model: unknown): any {
+function resolveModel(model: unknown): StackModel {
   if (typeof model === "string") return new LazyChatModel(model);
-  if (model && typeof model === "object" && typeof (model as any).invoke === "function") {
-    return model;
+  if (model && typeof model === "object" && typeof (model as StackModel).invoke === "function") {
+    return model as StackModel;
   }
   throw new ConfigurationError(
     "INVALID_MODEL",
@@ -273,7 +274,7 @@ function checkToolNames(
   }
 }
 
-function checkMiddlewareList(list: any[]): void {
+function checkMiddlewareList(list: readonly StackMiddleware[]): void {
   list.forEach((m, index) => {
     if (!m || typeof m !== "object" || typeof m.name !== "string") {
       throw new ConfigurationError(
