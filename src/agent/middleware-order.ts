@@ -17,9 +17,9 @@ export interface MiddlewareSlot {
 
 /**
  * The order of the middleware stack `createDeepAgent` builds, outermost first (the first one
- * wraps all the others). This list is the one statement of the order: the stack builder
- * follows it and a test pins it against a built agent. A middleware of the caller's named
- * like a Delve layer replaces that layer in place.
+ * wraps all the others). This list is the one statement of the order: `buildStack` produces
+ * it, and a test builds an agent with every layer on and compares. A middleware of the
+ * caller's named like a Delve layer replaces that layer in place.
  *
  * @example
  * MIDDLEWARE_ORDER.filter((s) => s.kind === "layer").map((s) => s.name) // ["ToolErrorsMiddleware", ...]

@@ -56,6 +56,13 @@ describe("what each entry loads", () => {
     expect(fromPackage(root, "@langchain/mcp-adapters")).toEqual([]);
   });
 
+  it('import "delve" loads neither the test helpers (vitest) nor the SQLite store', () => {
+    expect(inFolder(root, "src/testing/")).toEqual([]);
+    expect(inFolder(root, "src/stores/")).toEqual([]);
+    expect(fromPackage(root, "vitest")).toEqual([]);
+    expect(fromPackage(root, "better-sqlite3")).toEqual([]);
+  });
+
   it('import "delve/mcp" loads no agent assembly: only the shared built-in names', () => {
     expect(mcp).toContain("src/mcp/index.ts");
     expect(mcp).not.toContain("src/agent/assemble.ts");
