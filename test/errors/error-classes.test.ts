@@ -84,6 +84,9 @@ describe("every exported error class", () => {
         expected,
       );
     }
+    // Passed as a callback (unbound), it still works: `errors.filter(X.isInstance)`.
+    const own = BUILD[name]!(first.get(name)!);
+    expect([own, new Error("plain")].filter(first.get(name)!.isInstance)).toEqual([own]);
     // Instances from the other copy are not `instanceof` this one: only the marker joins them.
     expect(BUILD[name]!(second.get(name)!)).not.toBeInstanceOf(first.get(name)!);
   });
