@@ -15,7 +15,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import * as deepagents from "deepagents";
 import { createAgent } from "langchain";
 import { createDeepAgent } from "../src/index.js";
-import { ScriptedChatModel, type ScriptedStep } from "../src/testing/scripted-model.js";
+import { ScriptedChatModel, type ScriptedStep } from "../src/models/scripted-model.js";
 import { getTicketTool } from "../test/helpers/tickets.js";
 import {
   type BenchOptions,

@@ -14,8 +14,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import * as deepagents from "deepagents";
 import { createMiddleware } from "langchain";
 import { createDeepAgent, inspectSurface } from "../src/index.js";
+import { ScriptedChatModel } from "../src/models/scripted-model.js";
 import { measureTool } from "../src/surface/inspect-surface.js";
-import { ScriptedChatModel } from "../src/testing/scripted-model.js";
 import { getTicketTool } from "../test/helpers/tickets.js";
 import { type BenchOptions, type BenchReport, formatRatio, target } from "./lib/report.js";
 

@@ -1,74 +1,116 @@
-/**
- * LangChain's todo-list middleware, re-exported: it adds the `write_todos` tool, which Delve
- * leaves out by default. Pass it in `middleware` (or a profile's `extraMiddleware`).
- *
- * @example
- * createDeepAgent({ model, middleware: [todoListMiddleware()] }); // result.todos holds the list
- */
-export { todoListMiddleware } from "langchain";
-export type { ContextSettings } from "./agent/context-layers.js";
+// The `delve` entry. Every name here is public API, re-exported by name from the folder
+// boundaries (`<folder>/index.ts`); docs/api.md lists each one, and a test keeps them in step.
+
 export {
+  type AgentTool,
   BUILTIN_TOOL_NAMES,
+  type ContextSettings,
   type CreateDeepAgentOptions,
   createDeepAgent,
   DEFAULT_RECURSION_LIMIT,
   type DeepAgent,
-} from "./agent/create-deep-agent.js";
-export {
+  MIDDLEWARE_ORDER,
+  type MiddlewareSlot,
+  type ProviderToolDict,
+  type ToolDefinition,
   type ToolErrorFormatter,
   type ToolErrorsOption,
+  todoListMiddleware,
   toolErrorsMiddleware,
-} from "./agent/tool-errors.js";
-export type { AgentTool, ProviderToolDict, ToolDefinition } from "./agent/user-tools.js";
+} from "./agent/index.js";
 export type {
   ApprovalDecisionType,
   ApprovalRequest,
   InterruptOn,
   InterruptOnConfig,
-} from "./approval/middleware.js";
+} from "./approval/index.js";
 export {
   type BackendAccess,
+  type BackendError,
+  type BackendErrorCode,
   type BackendOperation,
+  type BackendProtocol,
   BackendWrapper,
-  type GuardedCall,
-} from "./backends/compose/backend-wrapper.js";
-export {
+  BaseSandbox,
   CompositeBackend,
   type CompositeBackendOptions,
+  canRead,
+  checkVirtualPath,
+  type DeleteDecision,
+  type DeleteResult,
+  decide,
+  decideDelete,
+  type EditOptions,
+  type EditResult,
+  type ExecutableBackend,
+  type ExecuteOptions,
+  type ExecuteResult,
+  type ExecutionFacts,
+  type FileData,
+  type FileDownloadResult,
+  type FileInfo,
+  type FileOperation,
+  FilesystemBackend,
+  type FilesystemBackendOptions,
+  type FileUpload,
+  type FileUploadResult,
+  type GlobOptions,
+  type GlobResult,
+  type GrepMatch,
+  type GrepOptions,
+  type GrepResult,
+  type GuardedCall,
+  InMemoryBackend,
+  type InMemoryBackendOptions,
+  LocalShellBackend,
+  type LocalShellBackendOptions,
+  type LsResult,
+  literalRuleTargets,
   type PartialError,
   type PartialErrors,
-} from "./backends/compose/composite.js";
-export { FilesystemBackend, type FilesystemBackendOptions } from "./backends/disk/filesystem.js";
-export { LocalShellBackend, type LocalShellBackendOptions } from "./backends/disk/local-shell.js";
-export { InMemoryBackend, type InMemoryBackendOptions } from "./backends/file-map/in-memory.js";
-export { StateBackend } from "./backends/file-map/state.js";
-export { checkVirtualPath, type PathCheck } from "./backends/protocol/paths.js";
-export type * from "./backends/protocol/protocol.js";
-export { BaseSandbox } from "./backends/sandbox/base-sandbox.js";
-export { SandboxBackend, type SandboxBackendOptions } from "./backends/sandbox/sandbox.js";
-export {
+  type PathCheck,
+  type PathRestrictable,
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionRule,
+  type ReadOptions,
+  type ReadResult,
+  type RuleMatch,
+  SandboxBackend,
+  type SandboxBackendOptions,
+  type SandboxTargets,
+  StateBackend,
   StoreBackend,
   type StoreBackendContext,
   type StoreBackendOptions,
   type StoreBackendUser,
-} from "./backends/store/store.js";
+  type UnenforceableRule,
+  validatePermissions,
+  type WriteResult,
+} from "./backends/index.js";
 export {
-  type MemoryMiddlewareOptions,
-  memoryMiddleware,
-} from "./context/memory/middleware.js";
-export { loadSkills } from "./context/skills/load-skills.js";
-export { type SkillsMiddlewareOptions, skillsMiddleware } from "./context/skills/middleware.js";
-export {
+  type KeepPolicy,
+  loadSkills,
   MAX_SKILL_DESCRIPTION_LENGTH,
   MAX_SKILL_NAME_LENGTH,
+  type MemoryMiddlewareOptions,
+  memoryMiddleware,
   type SkillMetadata,
-} from "./context/skills/skill-metadata.js";
-export type { KeepPolicy, SummarizationOptions } from "./context/summarization/middleware.js";
+  type SkillsMiddlewareOptions,
+  type SummarizationOptions,
+  skillsMiddleware,
+} from "./context/index.js";
 export {
+  CONFIGURATION_ERROR_CODES,
   ConfigurationError,
+  type ConfigurationErrorCode,
   DelveError,
+  MISSING_PROVIDER_ERROR_CODES,
   MissingProviderError,
+  type MissingProviderErrorCode,
+  NOT_IMPLEMENTED_ERROR_CODES,
   NotImplementedError,
+  type NotImplementedErrorCode,
 } from "./errors/index.js";
 export {
   FILESYSTEM_MIDDLEWARE_NAME,
@@ -76,20 +118,13 @@ export {
   FS_TOOL_NAMES,
   type FsToolName,
   filesystemMiddleware,
-} from "./filesystem/middleware.js";
-export { LazyChatModel } from "./models/lazy-chat-model.js";
-export type { DeleteDecision, SandboxTargets } from "./permissions/index.js";
+} from "./filesystem/index.js";
 export {
-  canRead,
-  decide,
-  decideDelete,
-  type FileOperation,
-  literalRuleTargets,
-  type PermissionDecision,
-  type PermissionMode,
-  type PermissionRule,
-  validatePermissions,
-} from "./permissions/index.js";
+  LazyChatModel,
+  ScriptedChatModel,
+  type ScriptedStep,
+  type ScriptedToolCall,
+} from "./models/index.js";
 export {
   type GeneralPurposeSubagentConfig,
   getHarnessProfile,
@@ -99,22 +134,39 @@ export {
   unregisterHarnessProfile,
 } from "./profiles/index.js";
 export {
+  type CompiledSubAgent,
   GENERAL_PURPOSE_SUBAGENT,
   SUBAGENT_MIDDLEWARE_NAME,
+  type SubAgent,
   subAgentMiddleware,
-} from "./subagents/middleware.js";
-export type { CompiledSubAgent, SubAgent } from "./subagents/specs.js";
-export { estimateTokens } from "./surface/estimate-tokens.js";
+} from "./subagents/index.js";
 export {
+  estimateTokens,
   type InspectSurfaceOptions,
   inspectSurface,
   type SurfaceReport,
   type SurfaceTool,
-} from "./surface/inspect-surface.js";
+  type SurfaceToolDefinition,
+} from "./surface/index.js";
 export {
-  ScriptedChatModel,
-  type ScriptedStep,
-  type ScriptedToolCall,
-} from "./testing/scripted-model.js";
-export * from "./toolkit/index.js";
-export { toolText } from "./toolkit/tool-text.js";
+  DEFAULT_BUDGET_CHARS,
+  FAILURE_CODE_PATTERN,
+  FAILURE_STATUS_MIDDLEWARE_NAME,
+  type Failure,
+  type FailureSpec,
+  fail,
+  failureStatusMiddleware,
+  type IdempotentOptions,
+  idempotent,
+  isFailure,
+  LINT_RULES,
+  type LintFinding,
+  type LintRuleName,
+  type LintToolsOptions,
+  lintTools,
+  markFailures,
+  ok,
+  resultObjectOf,
+  type Success,
+  toolText,
+} from "./toolkit/index.js";

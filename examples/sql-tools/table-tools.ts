@@ -73,7 +73,7 @@ export function createTableTools(
     const missing = wanted.filter((t) => !existing.includes(t));
     if (missing.length) {
       throw new ConfigurationError(
-        "UNKNOWN_TABLE",
+        "INVALID_OPTION",
         `createTableTools: no table ${missing.join(", ")} in the database.`,
         { missing },
       );

@@ -23,6 +23,7 @@ import {
   harnessRouting,
   withReplacements,
 } from "./context-layers.js";
+import type { StackMiddleware, StackTool } from "./langchain-types.js";
 import { approvalLayer, approvalReasonsOf, type BuiltStack, type StackSpec } from "./stack-spec.js";
 import { TOOL_ERRORS_MIDDLEWARE_NAME, toolErrorsMiddleware } from "./tool-errors.js";
 
@@ -36,15 +37,9 @@ const DEFAULT_NAMES = [
 ];
 
 /**
- * Builds one agent's middleware stack, outermost first: ToolErrorsMiddleware,
- * ApprovalMiddleware (when `interruptOn` or an `interrupt` path rule gates a tool),
- * EvictionMiddleware (unless `toolTokenLimitBeforeEvict: null`), FilesystemMiddleware,
- * SubAgentMiddleware (when a synchronous subagent exists), PatchToolCallsMiddleware,
- * SkillsMiddleware (with `skills`), the user's middleware, `extraMiddleware` (debug), the
- * profile's extra middleware, MemoryMiddleware (with `memory`, main agent only),
- * ToolExclusionMiddleware (when the profile excludes tools), SummarizationMiddleware (unless
- * `summarization: false`), SurfaceProbe. A user middleware named like a default replaces it
- * in place. docs/agent.md quotes this order; a test pins it.
+ * Builds one agent's middleware stack in the order `MIDDLEWARE_ORDER` states (outermost
+ * first; each layer present only in the case that list names). A user middleware named like
+ * a default replaces it in place.
  */
 export function buildStack(spec: StackSpec): BuiltStack {
   const { profile } = spec.profile;
@@ -161,7 +156,11 @@ export function buildStack(spec: StackSpec): BuiltStack {
 }
 
 // Removes middleware a profile excludes. A per-agent profile naming nothing is an error.
-function applyExcludedMiddleware(list: any[], names: string[], spec: StackSpec): any[] {
+function applyExcludedMiddleware(
+  list: StackMiddleware[],
+  names: string[],
+  spec: StackSpec,
+): StackMiddleware[] {
   for (const name of names) {
     if ([FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME, SURFACE_PROBE_NAME].includes(name)) {
       throw new ConfigurationError(
@@ -182,11 +181,12 @@ function applyExcludedMiddleware(list: any[], names: string[], spec: StackSpec):
 // A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them),
 // its profile exclusions and description overrides.
 function rebuildWith(
-  middleware: any,
+  middleware: StackMiddleware,
   settings: Parameters<NonNullable<ReturnType<typeof surfacePlanOf>>["rebuild"] & {}>[0],
-) {
+): StackMiddleware {
   const plan = surfacePlanOf(middleware);
-  if (plan?.rebuild) return plan.rebuild(settings);
+  // The plan of a filesystemMiddleware() rebuilds a filesystemMiddleware().
+  if (plan?.rebuild) return plan.rebuild(settings) as StackMiddleware;
   if (settings.permissions?.length) {
     throw new ConfigurationError(
       "UNENFORCEABLE_PERMISSIONS",
@@ -197,9 +197,13 @@ function rebuildWith(
 }
 
 // A middleware whose built-in tools a user tool replaces: same middleware, minus those tools.
-function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<string>): M {
-  if (!middleware.tools?.some((t: any) => names.has(t.name))) return middleware;
-  const copy = { ...middleware, tools: middleware.tools.filter((t: any) => !names.has(t.name)) };
+function withoutTools<M extends { tools?: readonly StackTool[] }>(
+  middleware: M,
+  names: Set<string>,
+): M {
+  const replaced = (t: StackTool) => typeof t.name === "string" && names.has(t.name);
+  if (!middleware.tools?.some(replaced)) return middleware;
+  const copy = { ...middleware, tools: middleware.tools.filter((t) => !replaced(t)) };
   const plan = surfacePlanOf(middleware);
   if (plan) Object.defineProperty(copy, Symbol.for("delve.surfacePlan"), { value: plan });
   setPathApprovalGate(copy, pathApprovalGateOf(middleware));
@@ -207,7 +211,7 @@ function withoutTools<M extends { tools?: any[] }>(middleware: M, names: Set<str
 }
 
 // A user tool with a profile description override: the same tool, seen with new words.
-function withDescription(tool: any, description: string | undefined): any {
+function withDescription(tool: StackTool, description: string | undefined): StackTool {
   if (!description || typeof tool?.invoke !== "function") return tool;
   const copy = Object.create(tool);
   Object.defineProperty(copy, "description", { value: description, enumerable: true });

@@ -18,6 +18,7 @@ import {
   type SummarizationOptions,
   summarizationMiddleware,
 } from "../context/summarization/middleware.js";
+import type { StackMiddleware } from "./langchain-types.js";
 
 /** Where summarization appends full transcripts. */
 export const TRANSCRIPT_DIR = "/conversation_history";
@@ -89,11 +90,11 @@ export const CONTEXT_LAYER_NAMES = {
 /** The layers with any user middleware of the same name put in their place. */
 export function withReplacements(
   layers: ContextLayers,
-  replacement: (name: string) => any,
+  replacement: (name: string) => StackMiddleware | undefined,
 ): ContextLayers {
-  const out: any = { ...layers };
-  for (const [key, name] of Object.entries(CONTEXT_LAYER_NAMES)) {
-    const mine = replacement(name);
+  const out: ContextLayers = { ...layers };
+  for (const key of Object.keys(CONTEXT_LAYER_NAMES) as (keyof ContextLayers)[]) {
+    const mine = replacement(CONTEXT_LAYER_NAMES[key]);
     if (mine) out[key] = mine;
   }
   return out;
@@ -101,11 +102,11 @@ export function withReplacements(
 
 /** The context middleware of one agent, each placed by `buildStack`. */
 export interface ContextLayers {
-  eviction?: any;
-  patch: any;
-  skills?: any;
-  memory?: any;
-  summarization?: any;
+  eviction?: StackMiddleware;
+  patch: StackMiddleware;
+  skills?: StackMiddleware;
+  memory?: StackMiddleware;
+  summarization?: StackMiddleware;
 }
 
 /**

@@ -8,7 +8,9 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
-import { type HarnessProfile, profileKeyOf, resolveProfile } from "../profiles/index.js";
+import { profileKeyOf } from "../profiles/keys.js";
+import { resolveProfile } from "../profiles/resolve.js";
+import type { HarnessProfile } from "../profiles/types.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { type SurfacePlan, surfacePlanOf } from "../surface/surface-plan.js";
@@ -17,6 +19,7 @@ import { buildStack } from "./assemble.js";
 import { BUILTIN_TOOL_NAMES } from "./builtin-names.js";
 import type { ContextSettings } from "./context-layers.js";
 import { debugMiddleware } from "./debug.js";
+import type { StackMiddleware, StackModel } from "./langchain-types.js";
 import { checkOptionKeys, validateInterruptOn } from "./options.js";
 import { composeSystemPrompt, registeredToolNames, visibleToolNames } from "./stack-spec.js";
 import { type ToolErrorsOption, validateToolErrorsOption } from "./tool-errors.js";
@@ -110,13 +113,8 @@ export type DeepAgent = ReturnType<typeof createAgent>;
  * Builds a deep agent on LangChain's `createAgent`: the file tools over a backend, a
  * `task` tool with a general-purpose subagent (and yours), an outermost tool-error layer,
  * context management, harness profiles, your tools and middleware; it returns LangChain's
- * compiled agent. The stack, outermost first: ToolErrorsMiddleware, ApprovalMiddleware
- * (with `interruptOn` or `interrupt` path rules), EvictionMiddleware, FilesystemMiddleware,
- * SubAgentMiddleware (when a synchronous subagent exists), PatchToolCallsMiddleware,
- * SkillsMiddleware (with `skills`), your middleware, DebugMiddleware (with `debug`), the
- * profile's extra middleware, MemoryMiddleware (with `memory`), ToolExclusionMiddleware
- * (when the profile excludes tools), SummarizationMiddleware, and SurfaceProbe (inert unless
- * `inspectSurface` runs). A middleware of yours named like a default replaces it in place.
+ * compiled agent. The order of the middleware stack is `MIDDLEWARE_ORDER`. A middleware of
+ * yours named like a default replaces it in place.
  *
  * @example
  * const agent = createDeepAgent({ model: "anthropic:claude-sonnet-4-6", tools: [getTicket] });
@@ -140,7 +138,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
-  const userMiddleware = [...(options.middleware ?? [])] as any[];
+  const userMiddleware: StackMiddleware[] = [...(options.middleware ?? [])];
   checkMiddlewareList(userMiddleware);
   if (options.backend && userMiddleware.some((m) => m.name === "FilesystemMiddleware")) {
     warnings.push(
@@ -238,10 +236,10 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   return agent;
 }
 
-function resolveModel(model: unknown): any {
+function resolveModel(model: unknown): StackModel {
   if (typeof model === "string") return new LazyChatModel(model);
-  if (model && typeof model === "object" && typeof (model as any).invoke === "function") {
-    return model;
+  if (model && typeof model === "object" && typeof (model as StackModel).invoke === "function") {
+    return model as StackModel;
   }
   throw new ConfigurationError(
     "INVALID_MODEL",
@@ -279,7 +277,7 @@ function checkToolNames(
   }
 }
 
-function checkMiddlewareList(list: any[]): void {
+function checkMiddlewareList(list: readonly StackMiddleware[]): void {
   list.forEach((m, index) => {
     if (!m || typeof m !== "object" || typeof m.name !== "string") {
       throw new ConfigurationError(

@@ -7,20 +7,21 @@ import type { PathApprovalGate } from "../approval/scope.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
 import type { PermissionRule } from "../permissions/index.js";
-import type { ResolvedProfile } from "../profiles/index.js";
+import type { ResolvedProfile } from "../profiles/resolve.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { surfacePlanOf } from "../surface/surface-plan.js";
 import { FILESYSTEM_MIDDLEWARE_NAME } from "./builtin-names.js";
 import type { ContextSettings } from "./context-layers.js";
+import type { AgentGraphLike, StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 import { checkInterruptOnNames } from "./options.js";
 import type { ToolErrorsOption } from "./tool-errors.js";
 import type { NormalizedTool } from "./user-tools.js";
 
 /** Everything one agent's stack is built from (the main agent or a declarative subagent). */
 export interface StackSpec {
-  model: any;
+  model: StackModel;
   tools: NormalizedTool[];
-  userMiddleware: any[];
+  userMiddleware: StackMiddleware[];
   backend?: BackendProtocol;
   rules: readonly PermissionRule[];
   toolErrors: ToolErrorsOption;
@@ -36,9 +37,9 @@ export interface StackSpec {
   /** Where this stack is in the tree, for error messages ("subagents[1]"). */
   path: string;
   /** Resolves a subagent's own model and profile. */
-  resolveModel: (model: unknown) => { model: any; profile: ResolvedProfile };
+  resolveModel: (model: unknown) => { model: StackModel; profile: ResolvedProfile };
   /** Hook for middleware the caller adds after the user's (e.g. `debug`). */
-  extraMiddleware?: any[];
+  extraMiddleware?: StackMiddleware[];
   /** Tools gated by human approval (validated `interruptOn`). */
   interruptOn: NormalizedInterruptOn;
   /**
@@ -56,8 +57,8 @@ export interface StackSpec {
 
 /** A built stack: the middleware list in order and what the factory needs to know. */
 export interface BuiltStack {
-  middleware: any[];
-  tools: any[];
+  middleware: StackMiddleware[];
+  tools: StackTool[];
   /** Tools excluded by the profile, with the key that excluded them. */
   excludedBy: ReadonlyMap<string, string>;
   /** Set once the agent exists: visible tool names, for the unknown-tool message. */
@@ -76,10 +77,10 @@ export type StackBuilder = (spec: StackSpec) => BuiltStack;
  */
 export function approvalLayer(
   spec: StackSpec,
-  middleware: any[],
-  tools: any[],
+  middleware: readonly StackMiddleware[],
+  tools: readonly StackTool[],
   strict: boolean,
-): { layer: any; gates: string[]; pathGate: boolean } | undefined {
+): { layer: StackMiddleware; gates: string[]; pathGate: boolean } | undefined {
   const registered = [...tools, ...middleware.flatMap((m) => m.tools ?? [])];
   const names = registered.map((t) => t?.name).filter((n): n is string => typeof n === "string");
   let gates = spec.interruptOn;
@@ -87,7 +88,7 @@ export function approvalLayer(
   else gates = new Map([...gates].filter(([name]) => names.includes(name)));
   const fs = middleware.find((m) => m.name === FILESYSTEM_MIDDLEWARE_NAME);
   const fsGate = pathApprovalGateOf(fs);
-  const fsNames = new Set<string>((fs?.tools ?? []).map((t: any) => t.name));
+  const fsNames = new Set((fs?.tools ?? []).map((t) => t.name));
   // A user tool that replaces a built-in file tool is not judged by path rules.
   const pathGate: PathApprovalGate | undefined =
     fsGate && ((call) => (fsNames.has(call.name) ? fsGate(call) : undefined));
@@ -128,13 +129,16 @@ export function composeSystemPrompt(
 }
 
 /** Registered tool names minus every hidden one: what the model is shown. */
-export function visibleToolNames(agent: any, middleware: any[]): string[] {
+export function visibleToolNames(
+  agent: AgentGraphLike,
+  middleware: readonly StackMiddleware[],
+): string[] {
   const hidden = new Set(middleware.flatMap((m) => [...(surfacePlanOf(m)?.hidden.keys() ?? [])]));
   return registeredToolNames(agent).filter((name) => !hidden.has(name));
 }
 
 /** Tool names in the agent's tool node. */
-export function registeredToolNames(agent: any): string[] {
-  const tools: any[] = agent?.graph?.nodes?.tools?.bound?.tools ?? [];
-  return tools.map((t) => t.name);
+export function registeredToolNames(agent: AgentGraphLike): string[] {
+  const tools = agent?.graph?.nodes?.tools?.bound?.tools ?? [];
+  return tools.map((t) => t.name).filter((name): name is string => typeof name === "string");
 }

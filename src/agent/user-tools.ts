@@ -1,5 +1,6 @@
 import { tool } from "@langchain/core/tools";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import type { StackTool } from "./langchain-types.js";
 
 /**
  * A tool given as plain data: a name, a description, a zod or JSON schema for its
@@ -33,7 +34,7 @@ export type AgentTool =
 export interface NormalizedTool {
   name: string;
   source: "user" | "provider";
-  value: any;
+  value: StackTool;
 }
 
 /** The name a provider tool dictionary is known by (it has no `name` of its own). */

@@ -1,4 +1,19 @@
-export { ConfigurationError } from "./configuration-error.js";
+// The errors Delve throws to developers. Every name here is public API: each class owns a
+// marker, so its `isInstance` holds across package copies, and its codes form a union.
+
+export {
+  CONFIGURATION_ERROR_CODES,
+  ConfigurationError,
+  type ConfigurationErrorCode,
+} from "./configuration-error.js";
 export { DelveError } from "./delve-error.js";
-export { MissingProviderError } from "./missing-provider-error.js";
-export { NotImplementedError } from "./not-implemented-error.js";
+export {
+  MISSING_PROVIDER_ERROR_CODES,
+  MissingProviderError,
+  type MissingProviderErrorCode,
+} from "./missing-provider-error.js";
+export {
+  NOT_IMPLEMENTED_ERROR_CODES,
+  NotImplementedError,
+  type NotImplementedErrorCode,
+} from "./not-implemented-error.js";

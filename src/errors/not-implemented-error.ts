@@ -1,4 +1,12 @@
-import { DelveError } from "./delve-error.js";
+import { DelveError, hasErrorMarker } from "./delve-error.js";
+
+const MARKER = Symbol.for("delve.error.NotImplementedError");
+
+/** Every `code` a `NotImplementedError` can carry. */
+export const NOT_IMPLEMENTED_ERROR_CODES = ["NOT_IMPLEMENTED"] as const;
+
+/** The code of a `NotImplementedError` (one of `NOT_IMPLEMENTED_ERROR_CODES`). */
+export type NotImplementedErrorCode = (typeof NOT_IMPLEMENTED_ERROR_CODES)[number];
 
 /**
  * Thrown by `createDeepAgent` for an option that is reserved but whose feature has not
@@ -8,7 +16,10 @@ import { DelveError } from "./delve-error.js";
  * @example
  * createDeepAgent({ model, cache: true } as never) // throws NotImplementedError, option "cache"
  */
-export class NotImplementedError extends DelveError {
+export class NotImplementedError extends DelveError<NotImplementedErrorCode> {
+  /** The codes this class can carry. */
+  static readonly codes: readonly NotImplementedErrorCode[] = NOT_IMPLEMENTED_ERROR_CODES;
+  readonly [MARKER] = true;
   readonly option: string;
 
   constructor(option: string, detail = "") {
@@ -20,7 +31,8 @@ export class NotImplementedError extends DelveError {
     this.option = option;
   }
 
+  /** True for a `NotImplementedError` (or subclass), from this copy of the package or another. */
   static override isInstance(value: unknown): value is NotImplementedError {
-    return DelveError.isInstance(value) && value.code === "NOT_IMPLEMENTED";
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -7,17 +7,16 @@ import {
 import { isUnder } from "../backends/protocol/paths.js";
 import type { BackendProtocol, PathRestrictable } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { decide } from "../permissions/decide.js";
+import { decideDelete } from "../permissions/delete.js";
+import { filterFileInfos, filterGrepMatches } from "../permissions/filter.js";
 import {
-  decide,
-  decideDelete,
   deleteDeniedMessage,
   describeRule,
-  filterFileInfos,
-  filterGrepMatches,
-  literalRuleTargets,
-  type PermissionRule,
   permissionDeniedMessage,
-} from "../permissions/index.js";
+} from "../permissions/message.js";
+import { literalRuleTargets } from "../permissions/sandbox-targets.js";
+import type { PermissionRule } from "../permissions/types.js";
 import type { FsGuard } from "./fs-context.js";
 import { pathOrError } from "./tools/tool-output.js";
 

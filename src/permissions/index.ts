@@ -1,6 +1,7 @@
 /**
  * Path permissions for the file tools: ordered `allow` / `deny` / `interrupt` rules on
- * `read` and `write`, pure functions only (the filesystem middleware wires them in).
+ * `read` and `write`, pure functions only (the filesystem middleware wires them in). Every
+ * name here is public API, re-exported by the package root and `delve/backend`.
  *
  * Semantics in brief: first matching rule wins, no match allows; paths are normalised
  * before matching; a rule matching a path also covers everything under it (so `/secrets`
@@ -15,13 +16,7 @@
 
 export { decide } from "./decide.js";
 export { decideDelete } from "./delete.js";
-export { canRead, filterFileInfos, filterGrepMatches, filterReadable } from "./filter.js";
-export {
-  type DecidingRule,
-  deleteDeniedMessage,
-  describeRule,
-  permissionDeniedMessage,
-} from "./message.js";
+export { canRead } from "./filter.js";
 export { literalRuleTargets } from "./sandbox-targets.js";
 export type {
   DeleteDecision,

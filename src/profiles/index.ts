@@ -1,11 +1,10 @@
-export { type ProfileKey, profileKeyOf } from "./keys.js";
-export { mergeProfiles } from "./merge.js";
+// The profiles folder's boundary: the harness profile registry. Every name here is public API,
+// re-exported by the package root.
+
 export {
   getHarnessProfile,
   registerHarnessProfile,
   resetHarnessProfiles,
   unregisterHarnessProfile,
 } from "./registry.js";
-export { type ResolvedProfile, resolveProfile } from "./resolve.js";
 export type { GeneralPurposeSubagentConfig, HarnessProfile } from "./types.js";
-export { REQUIRED_MIDDLEWARE } from "./validate.js";

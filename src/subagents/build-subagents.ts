@@ -1,4 +1,5 @@
 import { createAgent } from "langchain";
+import type { StackMiddleware, StackTool } from "../agent/langchain-types.js";
 import { validateInterruptOn } from "../agent/options.js";
 import {
   approvalLayer,
@@ -29,13 +30,13 @@ export function buildSubagents(
   buildStack: StackBuilder,
   spec: StackSpec,
   parent: {
-    tools: any[];
-    inherited: any[];
+    tools: StackTool[];
+    inherited: StackMiddleware[];
     fsBackend: BackendProtocol;
     harness: BackendProtocol;
     excludedBy: Map<string, string>;
     /** The general-purpose subagent's own summarization layer (its own transcript file). */
-    summarization?: any;
+    summarization?: StackMiddleware;
   },
   reasons: Set<string>,
 ): TaskSubagent[] {

@@ -1,5 +1,6 @@
-// Business tools that can be trusted (SPEC §10): structured results, idempotent writes,
-// and a linter for the anti-patterns models trip on.
+// The toolkit folder's boundary: business tools that can be trusted (structured results,
+// idempotent writes, the text a tool shows the model, a linter for the anti-patterns models
+// trip on). Every name here is public API, re-exported by the package root.
 export { type IdempotentOptions, idempotent } from "./idempotent.js";
 export {
   DEFAULT_BUDGET_CHARS,
@@ -22,3 +23,4 @@ export {
   resultObjectOf,
   type Success,
 } from "./result.js";
+export { toolText } from "./tool-text.js";

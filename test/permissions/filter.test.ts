@@ -6,8 +6,8 @@ import {
   filterFileInfos,
   filterGrepMatches,
   filterReadable,
-  validatePermissions,
-} from "../../src/permissions/index.js";
+} from "../../src/permissions/filter.js";
+import { validatePermissions } from "../../src/permissions/index.js";
 
 const SECRET = "TOKEN-7f3a";
 

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkVirtualPath } from "../../src/backends/protocol/paths.js";
-import {
-  canRead,
-  decide,
-  decideDelete,
-  filterFileInfos,
-  filterGrepMatches,
-  validatePermissions,
-} from "../../src/permissions/index.js";
+import { filterFileInfos, filterGrepMatches } from "../../src/permissions/filter.js";
+import { canRead, decide, decideDelete, validatePermissions } from "../../src/permissions/index.js";
 
 const rules = validatePermissions([
   { operations: ["read", "write"], paths: ["/secrets/**"], mode: "deny" },

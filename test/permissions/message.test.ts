@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  decide,
-  decideDelete,
-  deleteDeniedMessage,
-  permissionDeniedMessage,
-  validatePermissions,
-} from "../../src/permissions/index.js";
+import { decide, decideDelete, validatePermissions } from "../../src/permissions/index.js";
+import { deleteDeniedMessage, permissionDeniedMessage } from "../../src/permissions/message.js";
 
 const rules = validatePermissions([
   { operations: ["write"], paths: ["/policies/**"], mode: "deny" },

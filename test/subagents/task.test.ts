@@ -3,13 +3,13 @@ import { Command } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { filesystemMiddleware } from "../../src/filesystem/middleware.js";
+import { ScriptedChatModel } from "../../src/models/scripted-model.js";
 import {
   GENERAL_PURPOSE_DESCRIPTION,
   GENERAL_PURPOSE_PROMPT,
   GENERAL_PURPOSE_SUBAGENT,
 } from "../../src/subagents/middleware.js";
 import { createTaskTool } from "../../src/subagents/task.js";
-import { ScriptedChatModel } from "../../src/testing/scripted-model.js";
 import { surfaceText } from "../filesystem/tools/fs-harness.js";
 
 /** `task` over a general-purpose subagent: a real agent with the file tools on `model`. */

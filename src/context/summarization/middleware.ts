@@ -28,6 +28,7 @@ export const SUMMARIZATION_MIDDLEWARE_NAME = "SummarizationMiddleware";
 /** Default share of the input window at which older messages are summarised. */
 export const DEFAULT_SUMMARIZATION_TRIGGER = 0.85;
 
+/** Options of the summarization layer (`createDeepAgent({ summarization })`). */
 export interface SummarizationOptions {
   /**
    * The model that writes summaries (an instance or `"provider:model"`). Default: the model

@@ -9,8 +9,8 @@ import { z } from "zod";
 import { createDeepAgent } from "../../../src/agent/create-deep-agent.js";
 import { StoreBackend, type StoreBackendContext } from "../../../src/backends/store/store.js";
 import { ConfigurationError } from "../../../src/errors/configuration-error.js";
+import { ScriptedChatModel } from "../../../src/models/scripted-model.js";
 import { SqliteStore } from "../../../src/stores/sqlite-store.js";
-import { ScriptedChatModel } from "../../../src/testing/scripted-model.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const perUser = (ctx: StoreBackendContext) => ["users", ctx.user?.id ?? "local"];

@@ -1,0 +1,5 @@
+// The models folder's boundary: the lazy "provider:model" wrapper and the scripted model for
+// tests. Every name here is public API, re-exported by the package root (and `delve/testing`).
+
+export { LazyChatModel } from "./lazy-chat-model.js";
+export { ScriptedChatModel, type ScriptedStep, type ScriptedToolCall } from "./scripted-model.js";

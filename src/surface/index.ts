@@ -1,0 +1,11 @@
+// The surface folder's boundary: the surface inspector and its token estimate. Every name here
+// is public API, re-exported by the package root.
+
+export { estimateTokens } from "./estimate-tokens.js";
+export {
+  type InspectSurfaceOptions,
+  inspectSurface,
+  type SurfaceReport,
+  type SurfaceTool,
+  type SurfaceToolDefinition,
+} from "./inspect-surface.js";
