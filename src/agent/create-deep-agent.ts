@@ -1,11 +1,18 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { SystemMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
-import { type AgentMiddleware, createAgent } from "langchain";
+import {
+  type AgentMiddleware,
+  type AgentTypeConfig,
+  type AnyAnnotationRoot,
+  createAgent,
+  type ReactAgent,
+} from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
+import type { filesystemMiddleware } from "../filesystem/middleware.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
 import { profileKeyOf } from "../profiles/keys.js";
@@ -106,8 +113,20 @@ export interface CreateDeepAgentOptions {
 /** Steps a run may take before LangGraph stops it (override per call with `recursionLimit`). */
 export const DEFAULT_RECURSION_LIMIT = 10_000;
 
-/** The compiled agent `createDeepAgent` returns: LangChain's agent (invoke, stream, graph). */
-export type DeepAgent = ReturnType<typeof createAgent>;
+/**
+ * The compiled agent `createDeepAgent` returns: LangChain's agent (invoke, stream, graph),
+ * typed with Delve's state, so `invoke` takes and returns `messages` and `files` (a typo
+ * such as `fils` does not compile) and `result.files["/a.md"]` is a `FileData`. The state of
+ * middleware passed in `middleware` is typed too (`todoListMiddleware()` adds `todos`).
+ */
+export type DeepAgent<Middleware extends readonly AgentMiddleware[] = readonly []> = ReactAgent<
+  AgentTypeConfig<
+    Record<string, unknown>,
+    undefined,
+    AnyAnnotationRoot,
+    readonly [ReturnType<typeof filesystemMiddleware>, ...Middleware]
+  >
+>;
 
 /**
  * Builds a deep agent on LangChain's `createAgent`: the file tools over a backend, a
@@ -120,7 +139,9 @@ export type DeepAgent = ReturnType<typeof createAgent>;
  * const agent = createDeepAgent({ model: "anthropic:claude-sonnet-4-6", tools: [getTicket] });
  * const out = await agent.invoke({ messages: [{ role: "user", content: "Brief me on T-1001" }] });
  */
-export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
+export function createDeepAgent<const Middleware extends readonly AgentMiddleware[] = readonly []>(
+  options: CreateDeepAgentOptions & { middleware?: Middleware },
+): DeepAgent<Middleware> {
   checkOptionKeys(options);
   const model = resolveModel(options.model);
   const toolErrors = validateToolErrorsOption(options.toolErrors);
@@ -212,7 +233,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
       recursionLimit: DEFAULT_RECURSION_LIMIT,
     }),
-  ) as DeepAgent;
+  ) as unknown as DeepAgent<Middleware>;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 
   const plans = stack.middleware

@@ -16,7 +16,7 @@ const POLICIES: PermissionRule[] = [
 ];
 const file = (content: string) => ({
   content,
-  encoding: "utf-8",
+  encoding: "utf-8" as const,
   createdAt: "2026-01-01T00:00:00.000Z",
   modifiedAt: "2026-01-01T00:00:00.000Z",
 });
