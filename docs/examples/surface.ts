@@ -7,6 +7,6 @@ const files = { "/AGENTS.md": "Cite file paths." }; // seeds the state the promp
 
 const report = await inspectSurface(agent, { context, files }); // both optional (InspectSurfaceOptions)
 // SurfaceReport: { registered, visible, hidden: [{ name, reason }], tools: SurfaceTool[]
-//   ({ name, source, server?, chars, tokens }), totalChars, totalTokens, systemPrompt,
+//   ({ name, source, server?, chars, tokens, definition }), totalChars, totalTokens, systemPrompt,
 //   systemPromptChars, modelKey, modelKeySource, profilesApplied, warnings }
 console.log(report.visible, report.totalChars, report.systemPrompt);
