@@ -21,6 +21,7 @@ import {
   harnessRouting,
   withReplacements,
 } from "./context-layers.js";
+import { providerRequestMiddleware } from "./provider-request.js";
 import { approvalLayer, approvalReasonsOf, type BuiltStack, type StackSpec } from "./stack-spec.js";
 import { TOOL_ERRORS_MIDDLEWARE_NAME, toolErrorsMiddleware } from "./tool-errors.js";
 
@@ -41,7 +42,7 @@ const DEFAULT_NAMES = [
  * SkillsMiddleware (with `skills`), the user's middleware, `extraMiddleware` (debug), the
  * profile's extra middleware, MemoryMiddleware (with `memory`, main agent only),
  * ToolExclusionMiddleware (when the profile excludes tools), SummarizationMiddleware (unless
- * `summarization: false`), SurfaceProbe. A user middleware named like a default replaces it
+ * `summarization: false`), SurfaceProbe, ProviderRequestMiddleware. A user middleware named like a default replaces it
  * in place. The README's stack list must match this order.
  */
 export function buildStack(spec: StackSpec): BuiltStack {
@@ -147,7 +148,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
   }
   // Innermost model-call layer: it measures the request exactly as sent.
   middleware.push(...present(own.summarization));
-  middleware.push(surfaceProbeMiddleware());
+  middleware.push(surfaceProbeMiddleware(), providerRequestMiddleware());
   return {
     middleware,
     tools,

@@ -4,6 +4,7 @@ import { isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware, MiddlewareError, ToolInvocationError } from "langchain";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { markFailures } from "../toolkit/result.js";
+import { argumentProblems, withoutNullOptionals } from "./tool-args.js";
 
 /** Formats a caught tool error into the text the model receives. */
 export type ToolErrorFormatter = (error: unknown, toolCall: ToolCall) => string;
@@ -55,13 +56,16 @@ export function toolErrorsMiddleware(options: {
         const visible = options.visibleTools().join(", ");
         return errorResult(call, `unknown tool "${call.name}". Available tools: ${visible}.`);
       }
+      // `null` for an optional argument means "not given" (strict-schema habit), for every tool.
+      const args = withoutNullOptionals(request.tool, call.args ?? {});
+      const given = args === call.args ? request : { ...request, toolCall: { ...call, args } };
       try {
-        return markFailures(await handler(request));
+        return markFailures(await handler(given));
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error;
         const root = rootCause(error);
         if (ToolInvocationError.isInstance(root)) {
-          return errorResult(call, invalidArguments(call, root));
+          return errorResult(call, invalidArguments(call, root, request.tool, args));
         }
         if (!shouldCatch(mode, root)) throw root;
         const text =
@@ -98,7 +102,17 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
-function invalidArguments(call: ToolCall, error: ToolInvocationError): string {
+// One wording for every tool kind: judged on the tool's JSON schema, else read from the error.
+function invalidArguments(
+  call: ToolCall,
+  error: ToolInvocationError,
+  tool: unknown,
+  args: unknown,
+): string {
+  const judged = argumentProblems(tool, args);
+  if (judged.length) {
+    return `invalid arguments for ${call.name}: ${judged.join("; ")}. Fix the arguments and retry.`;
+  }
   const raw = messageOf(error.toolError)
     .replace(/^Received tool input did not match expected schema\s*/i, "")
     .replace(/^Details:\s*/i, "");

@@ -1,5 +1,6 @@
 import { createAgent } from "langchain";
 import { validateInterruptOn } from "../agent/options.js";
+import { providerRequestMiddleware } from "../agent/provider-request.js";
 import {
   approvalLayer,
   composeSystemPrompt,
@@ -60,6 +61,7 @@ export function buildSubagents(
           ...rest,
           ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
           ...(parent.summarization ? [parent.summarization] : []),
+          providerRequestMiddleware(),
         ],
         name: GENERAL_PURPOSE_SUBAGENT,
       } as any) as any,
