@@ -15,10 +15,10 @@ const isClientTool = (tool: any) =>
  * The innermost model-call layer: it fits one request to the API the model speaks, on a
  * copy, so the saved thread never changes. Media in tool results become what the API
  * accepts (see `messagesForProvider`), or a text notice for a model without image input.
- * On OpenAI, `strict` is always sent as a boolean: `false` unless the model's
+ * On OpenAI, every tool's `strict` is sent as a boolean: `false` unless the model's
  * `supportsStrictToolCalling` or the request's `modelSettings.strict` turns it on, and then
- * every tool goes out in strict-mode form (optional arguments as null unions; the tool
- * layer reads `null` as "not given").
+ * the tool's schema goes out in strict-mode form (optional arguments as null unions; the
+ * tool layer reads `null` as "not given").
  */
 export function providerRequestMiddleware() {
   return createMiddleware({
@@ -32,28 +32,28 @@ export function providerRequestMiddleware() {
         return handler({ ...request, messages });
       }
       const settings = (request.modelSettings ?? {}) as Record<string, unknown>;
-      const strict = settings.strict ?? model?.supportsStrictToolCalling;
-      if (strict !== true) {
-        return handler({ ...request, messages, modelSettings: { ...settings, strict: false } });
-      }
-      return handler({ ...request, messages, tools: tools.map(strictForm) as any });
+      const strict = (settings.strict ?? model?.supportsStrictToolCalling) === true;
+      const fitted = tools.map((tool) => openAiFunction(tool, api, strict));
+      return handler({ ...request, messages, tools: fitted as any });
     },
   });
 }
 
-// A client tool as the OpenAI function definition strict mode accepts; the tool node still
-// runs the registered tool of that name.
-function strictForm(tool: any): unknown {
-  if (!isClientTool(tool)) return tool;
+// A client tool as an OpenAI function definition with `strict` set (ChatOpenAI would send
+// `null` on Responses, which OpenAI reads as strict); the tool node still runs the
+// registered tool of that name. Tools with a provider definition of their own pass as they are.
+function openAiFunction(tool: any, api: string, strict: boolean): unknown {
+  if (!isClientTool(tool) || tool.extras?.providerToolDefinition) return tool;
   const schema = argumentSchemaOf(tool) ?? { type: "object", properties: {} };
-  return {
-    type: "function",
-    function: {
-      name: tool.name,
-      description: tool.description,
-      parameters: strictToolSchema(schema),
-    },
+  const fn = {
+    name: tool.name,
+    description: tool.description,
+    parameters: strict ? strictToolSchema(schema) : schema,
   };
+  // Chat Completions reads `function.strict`; Responses copies top-level keys over its own.
+  return api === "openai-responses"
+    ? { type: "function", function: fn, strict }
+    : { type: "function", function: { ...fn, strict } };
 }
 
 // Some profile getters throw for unknown models: then assume images are taken.

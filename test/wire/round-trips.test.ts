@@ -1,8 +1,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { createDeepAgent, StateBackend, toolText } from "delve";
+import { createDeepAgent, InMemoryBackend, StateBackend, toolText } from "delve";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { WIRE_APIS } from "./providers.js";
+import { tinyPng, WIRE_APIS } from "./providers.js";
 import type { FakeApi } from "./wire-rules.js";
 
 // Multi-request flows over the real provider classes: a subagent, an approval pause and
@@ -14,40 +14,28 @@ describe.each(WIRE_APIS)("round trips over $name", (api) => {
   });
   afterEach(() => fake.close());
 
-  it("a task call runs the subagent on the same API and hands its answer back", async () => {
+  it("a task call runs the subagent (which reads an image) on the same API and hands its answer back", async () => {
+    const task = { description: "Write /report.md saying ok.", subagent_type: "general-purpose" };
     fake.script([
-      {
-        toolCalls: [
-          {
-            name: "task",
-            args: { description: "Write /report.md saying ok.", subagent_type: "general-purpose" },
-            id: "call_task",
-          },
-        ],
-      },
-      {
-        toolCalls: [
-          { name: "write_file", args: { file_path: "/report.md", content: "ok" }, id: "call_w" },
-        ],
-      },
+      { toolCalls: [{ name: "task", args: task, id: "call_task" }] },
+      { toolCalls: [{ name: "read_file", args: { file_path: "/chart.png" }, id: "call_r" }] },
+      { toolCalls: [{ name: "write_file", args: { file_path: "/report.md", content: "ok" } }] },
       { text: "Wrote /report.md." },
       { text: "The subagent wrote the report." },
     ]);
-    const agent = createDeepAgent({ model: api.model(fake) });
+    const backend = new InMemoryBackend();
+    await backend.uploadFiles([{ path: "/chart.png", content: tinyPng() }]);
+    const agent = createDeepAgent({ model: api.model(fake), backend });
     const result = await agent.invoke({ messages: [new HumanMessage("delegate the report")] });
 
-    expect(fake.requests.map((r) => r.rejected)).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    // The subagent's request after its image read is accepted too: it is fitted to the API.
+    expect(fake.requests.map((r) => r.rejected)).toEqual(Array(5).fill(undefined));
     // The subagent's own requests start from the task description, not the parent's chat.
     expect(JSON.stringify(fake.requests[1]!.body)).toContain("Write /report.md saying ok.");
     expect(JSON.stringify(fake.requests[1]!.body)).not.toContain("delegate the report");
     const taskResult = result.messages.find((m: any) => m.tool_call_id === "call_task");
     expect(toolText(taskResult)).toContain("Wrote /report.md.");
-    expect(result.files["/report.md"]?.content).toBe("ok");
+    expect((await backend.read("/report.md")).lines).toEqual(["ok"]);
   });
 
   it("an interruptOn pause is resumed with approve and the next request pairs every call", async () => {
