@@ -130,7 +130,11 @@ function forOpenAi(
       continue;
     }
     const media = mediaOf(block);
-    if (!media) continue;
+    if (!media) {
+      // Any other block (a text resource, JSON) as text: these APIs take only text here.
+      lines.push(typeof block?.text === "string" ? block.text : JSON.stringify(block));
+      continue;
+    }
     if (isImage(media) && abilities.images) {
       mine.push(imageBlock(media));
       lines.push(`[${trueType(media)} image${size(media)}: attached in the next message]`);

@@ -1,6 +1,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { createDeepAgent, LazyChatModel, LocalShellBackend, toolText } from "delve";
+import {
+  createDeepAgent,
+  InMemoryBackend,
+  LazyChatModel,
+  LocalShellBackend,
+  toolText,
+} from "delve";
 import { connectMcp, type McpConnection } from "delve/mcp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -133,6 +139,22 @@ describe("which OpenAI API a model string uses", () => {
     const result = await agent.invoke({ messages: [new HumanMessage("hi")] });
     expect(fake.requests.map((r) => r.path)).toEqual(["/chat/completions"]);
     expect(result.messages.at(-1).text).toBe("hello");
+  });
+
+  it("a model string's tool results are fitted to its API too (the lazy model is resolved first)", async () => {
+    const backend = new InMemoryBackend();
+    await backend.uploadFiles([{ path: "/chart.png", content: tinyPng() }]);
+    fake.script([
+      { toolCalls: [{ name: "read_file", args: { file_path: "/chart.png" } }] },
+      { text: "red" },
+    ]);
+    await createDeepAgent({ model: "openai:gpt-4o-mini", backend }).invoke({
+      messages: [new HumanMessage("look")],
+    });
+    expect(fake.requests.map((r) => r.rejected)).toEqual([undefined, undefined]);
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain(
+      "data:image/png;base64,",
+    );
   });
 
   it("useResponsesApi: true opts in to the Responses API", async () => {
