@@ -69,7 +69,12 @@ const WRAPPERS = new Set(["properties", "items", "prefixItems", "false", "allOf"
 export function argumentProblems(tool: unknown, args: unknown): string[] {
   const schema = argumentSchemaOf(tool);
   if (!schema) return [];
-  let errors: Array<{ keyword: string; instanceLocation: string; error: string }>;
+  let errors: Array<{
+    keyword: string;
+    keywordLocation: string;
+    instanceLocation: string;
+    error: string;
+  }>;
   try {
     errors = new Validator(schema as any, "7", false).validate(args).errors;
   } catch {
@@ -77,7 +82,9 @@ export function argumentProblems(tool: unknown, args: unknown): string[] {
   }
   const problems = errors
     .filter((e) => !WRAPPERS.has(e.keyword))
-    .map((e) => explain(e.keyword, fieldOf(e.instanceLocation), e.error));
+    .map((e) =>
+      explain(e.keyword, fieldOf(e.instanceLocation), e.error, at(schema, e.keywordLocation)),
+    );
   return [...new Set(problems)];
 }
 
@@ -91,9 +98,41 @@ function fieldOf(location: string): string {
     .join("");
 }
 
-function explain(keyword: string, field: string, error: string): string {
+// The value a JSON pointer ("#/properties/days/maximum") names in the schema.
+function at(schema: JsonSchema, pointer: string): unknown {
+  let current: any = schema;
+  for (const part of pointer.replace(/^#\/?/, "").split("/").filter(Boolean)) {
+    current = current?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return current;
+}
+
+const BOUNDS: Record<string, string> = {
+  minimum: "at least",
+  maximum: "at most",
+  exclusiveMinimum: "greater than",
+  exclusiveMaximum: "less than",
+};
+const LENGTHS: Record<string, [string, string]> = {
+  minLength: ["at least", "characters"],
+  maxLength: ["at most", "characters"],
+  minItems: ["at least", "items"],
+  maxItems: ["at most", "items"],
+};
+
+function explain(keyword: string, field: string, error: string, limit: unknown): string {
   const where = (name: string) => (field ? `${field}.${name}` : name);
   const quoted = /"([^"]+)"/.exec(error)?.[1] ?? "";
+  if (BOUNDS[keyword] && typeof limit === "number") {
+    return `"${field}" must be ${BOUNDS[keyword]} ${limit}`;
+  }
+  const length = LENGTHS[keyword];
+  if (length && typeof limit === "number") {
+    return `"${field}" must have ${length[0]} ${limit} ${length[1]}`;
+  }
+  if (keyword === "pattern" && typeof limit === "string") {
+    return `"${field}" must match the pattern ${limit}`;
+  }
   switch (keyword) {
     case "required":
       return `"${where(quoted)}" is required`;
