@@ -22,14 +22,14 @@ afterAll(async () => {
 const zodLookup = tool(async ({ id, limit }) => `record ${id} limit ${limit ?? "none"}`, {
   name: "zod_lookup",
   description: "Look up a record.",
-  schema: z.object({ id: z.string(), limit: z.number().int().optional() }),
+  schema: z.object({ id: z.string(), limit: z.number().int().min(1).optional() }),
 });
 const jsonLookup = {
   name: "json_lookup",
   description: "Look up a record.",
   schema: {
     type: "object",
-    properties: { id: { type: "string" }, limit: { type: "integer" } },
+    properties: { id: { type: "string" }, limit: { type: "integer", minimum: 1 } },
     required: ["id"],
   },
   func: async (args: { id: string; limit?: number }) =>
@@ -57,6 +57,15 @@ describe("argument errors read alike for zod, JSON-schema and MCP tools", () => 
       expect(r.status, r.name).toBe("error");
       expect(r.text, r.name).toBe(
         'Error: invalid arguments for X: "id" must be string, not number; "limit" must be integer, not string. Fix the arguments and retry.',
+      );
+    }
+  });
+
+  it("a bound is stated in plain words", async () => {
+    const results = await callEach({ id: "R7", limit: 0 });
+    for (const r of results) {
+      expect(r.text, r.name).toBe(
+        'Error: invalid arguments for X: "limit" must be at least 1. Fix the arguments and retry.',
       );
     }
   });

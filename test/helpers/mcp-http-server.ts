@@ -37,7 +37,7 @@ export async function startMcpHttpServer(
 /**
  * The tools the wire and argument tests use: `chart` answers a caption and a PNG that the
  * server labels `image/jpeg` (as a careless server does), `lookup` takes a required id and
- * an optional integer limit.
+ * an optional integer limit of at least 1.
  */
 export function chartTools(png: Uint8Array) {
   return (server: McpServer) => {
@@ -51,7 +51,7 @@ export function chartTools(png: Uint8Array) {
       "lookup",
       {
         description: "Look up a record.",
-        inputSchema: { id: z.string(), limit: z.number().int().optional() },
+        inputSchema: { id: z.string(), limit: z.number().int().min(1).optional() },
       },
       async (args) => ({
         content: [{ type: "text", text: `record ${args.id} limit ${args.limit ?? "none"}` }],

@@ -93,6 +93,20 @@ describe.each(WIRE_APIS)("images over $name", (api) => {
     expect(fake.requests[2]!.rejected).toBeUndefined();
   });
 
+  it("a PNG saved as .jpg is sent as image/png: providers check the bytes against the label", async () => {
+    const backend = new InMemoryBackend();
+    await backend.uploadFiles([{ path: "/photo.jpg", content: tinyPng() }]);
+    fake.script([
+      { toolCalls: [{ name: "read_file", args: { file_path: "/photo.jpg" } }] },
+      { text: "a photo" },
+    ]);
+    await createDeepAgent({ model: api.model(fake), backend }).invoke({
+      messages: [new HumanMessage("look at /photo.jpg")],
+    });
+    expect(fake.requests.map((r) => r.rejected)).toEqual([undefined, undefined]);
+    expect(seen(api.name, fake.requests[1]!.body).images).toEqual(["image/png"]);
+  });
+
   it("an MCP image result arrives once, labelled with the type its bytes have", async () => {
     const mcp = await connectMcp({
       charts: { transport: "http", url: mcpServer.url, include: ["chart"] },
