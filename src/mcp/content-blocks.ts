@@ -1,4 +1,4 @@
-import { imageTypeOfBase64 } from "../models/image-bytes.js";
+import { imageTypeOfBase64, parseDataUrl } from "../models/image-bytes.js";
 
 /**
  * MCP result content in the one block shape Delve's own tools use (`read_file` attachments):
@@ -25,9 +25,8 @@ function normalizeBlock(block: any): unknown[] {
   }
   if (block.type === "image_url") {
     const url = typeof block.image_url === "string" ? block.image_url : block.image_url?.url;
-    const parsed = /^data:([^;,]+);base64,(.*)$/s.exec(String(url ?? ""));
-    if (!parsed) return [{ type: "image", url }];
-    return [image(parsed[2]!, parsed[1]!)];
+    const parsed = parseDataUrl(url);
+    return [parsed ? image(parsed.data, parsed.mimeType) : { type: "image", url }];
   }
   const mimeType = block.mimeType ?? block.mime_type;
   const base64 = typeof block.data === "string" && (block.source_type ?? "base64") === "base64";

@@ -28,3 +28,9 @@ export function imageTypeOfBytes(bytes: Uint8Array): string | undefined {
 export function imageTypeOfBase64(data: string): string | undefined {
   return imageTypeOfBytes(Buffer.from(data.slice(0, 32), "base64"));
 }
+
+/** The media type and base64 data of a `data:<type>;base64,<data>` URL, or undefined. */
+export function parseDataUrl(url: unknown): { mimeType: string; data: string } | undefined {
+  const parsed = typeof url === "string" ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+  return parsed ? { mimeType: parsed[1]!, data: parsed[2]! } : undefined;
+}

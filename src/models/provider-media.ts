@@ -1,5 +1,5 @@
 import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { imageTypeOfBase64, PORTABLE_IMAGE_TYPES } from "./image-bytes.js";
+import { imageTypeOfBase64, PORTABLE_IMAGE_TYPES, parseDataUrl } from "./image-bytes.js";
 import type { ProviderApi } from "./provider-api.js";
 
 // Tool results carry images (read_file, MCP) as content blocks; each API takes them its own
@@ -28,10 +28,8 @@ function mediaOf(block: any): Media | undefined {
   if (block.type === "image_url") {
     const url = typeof block.image_url === "string" ? block.image_url : block.image_url?.url;
     if (typeof url !== "string") return undefined;
-    const parsed = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-    return parsed
-      ? { kind: "image", mimeType: parsed[1]!, data: parsed[2]! }
-      : { kind: "image", mimeType: "image/*", url };
+    const parsed = parseDataUrl(url);
+    return parsed ? { kind: "image", ...parsed } : { kind: "image", mimeType: "image/*", url };
   }
   if (!KINDS.includes(block.type)) return undefined;
   const kind = block.type as Media["kind"];
