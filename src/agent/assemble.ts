@@ -24,6 +24,7 @@ import {
   withReplacements,
 } from "./context-layers.js";
 import type { StackMiddleware, StackTool } from "./langchain-types.js";
+import { providerRequestMiddleware } from "./provider-request.js";
 import { approvalLayer, approvalReasonsOf, type BuiltStack, type StackSpec } from "./stack-spec.js";
 import { TOOL_ERRORS_MIDDLEWARE_NAME, toolErrorsMiddleware } from "./tool-errors.js";
 
@@ -145,7 +146,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
   }
   // Innermost model-call layer: it measures the request exactly as sent.
   middleware.push(...present(own.summarization));
-  middleware.push(surfaceProbeMiddleware());
+  middleware.push(surfaceProbeMiddleware(), providerRequestMiddleware());
   return {
     middleware,
     tools,

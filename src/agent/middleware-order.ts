@@ -3,6 +3,7 @@ import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
 import { CONTEXT_LAYER_NAMES } from "./context-layers.js";
+import { PROVIDER_REQUEST_MIDDLEWARE_NAME } from "./provider-request.js";
 import { TOOL_ERRORS_MIDDLEWARE_NAME } from "./tool-errors.js";
 
 /** One place in the default middleware stack: a Delve layer, or a slot an option fills. */
@@ -51,4 +52,9 @@ export const MIDDLEWARE_ORDER: readonly MiddlewareSlot[] = [
   },
   { name: CONTEXT_LAYER_NAMES.summarization, kind: "layer", when: "unless `summarization: false`" },
   { name: SURFACE_PROBE_NAME, kind: "layer", when: "always (inert unless `inspectSurface` runs)" },
+  {
+    name: PROVIDER_REQUEST_MIDDLEWARE_NAME,
+    kind: "layer",
+    when: "always (rewrites the request for the model's provider, never the saved state)",
+  },
 ];

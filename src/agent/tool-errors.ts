@@ -6,6 +6,7 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { DelveError } from "../errors/delve-error.js";
 import { unwrapDelveError } from "../errors/unwrap.js";
 import { markFailures } from "../toolkit/result.js";
+import { argumentProblems, withoutNullOptionals } from "./tool-args.js";
 
 /** Formats a caught tool error into the text the model receives. */
 export type ToolErrorFormatter = (error: unknown, toolCall: ToolCall) => string;
@@ -57,8 +58,11 @@ export function toolErrorsMiddleware(options: {
         const visible = options.visibleTools().join(", ");
         return errorResult(call, `unknown tool "${call.name}". Available tools: ${visible}.`);
       }
+      // `null` for an optional argument means "not given" (strict-schema habit), for every tool.
+      const args = withoutNullOptionals(request.tool, call.args ?? {});
+      const given = args === call.args ? request : { ...request, toolCall: { ...call, args } };
       try {
-        return markFailures(await handler(request));
+        return markFailures(await handler(given));
       } catch (error) {
         if (isGraphBubbleUp(error)) throw error;
         // A developer error (a bad option, a missing package) reaches the caller, not the model.
@@ -66,7 +70,7 @@ export function toolErrorsMiddleware(options: {
         if (DelveError.isInstance(delve)) throw delve;
         const root = rootCause(error);
         if (ToolInvocationError.isInstance(root)) {
-          return errorResult(call, invalidArguments(call, root));
+          return errorResult(call, invalidArguments(call, root, request.tool, args));
         }
         if (!shouldCatch(mode, root)) throw root;
         const text =
@@ -103,7 +107,17 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
-function invalidArguments(call: ToolCall, error: ToolInvocationError): string {
+// One wording for every tool kind: judged on the tool's JSON schema, else read from the error.
+function invalidArguments(
+  call: ToolCall,
+  error: ToolInvocationError,
+  tool: unknown,
+  args: unknown,
+): string {
+  const judged = argumentProblems(tool, args);
+  if (judged.length) {
+    return `invalid arguments for ${call.name}: ${judged.join("; ")}. Fix the arguments and retry.`;
+  }
   const raw = messageOf(error.toolError)
     .replace(/^Received tool input did not match expected schema\s*/i, "")
     .replace(/^Details:\s*/i, "");

@@ -72,6 +72,11 @@ function normalizeOne(entry: unknown, index: number): NormalizedTool {
   const value = entry as Record<string, any>;
   if (typeof value.invoke === "function") {
     if (typeof value.name !== "string" || !value.name) fail("is a runnable without a name.");
+    if (!NAME_RULE.test(value.name)) {
+      fail(
+        `("${value.name}") has a name providers refuse: tool names are 1-64 letters, digits, _ or - (this one has ${value.name.length} characters). Rename the tool.`,
+      );
+    }
     return { name: value.name, source: "user", value };
   }
   const looksLikeDefinition = "func" in value || ("schema" in value && "name" in value);

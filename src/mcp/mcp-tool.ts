@@ -1,6 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import { classifyFailure } from "./call-failure.js";
+import { normalizeMcpContent } from "./content-blocks.js";
 import { type McpCall, type McpCallResult, runAfter, runBefore } from "./interceptors.js";
 import { McpConnectionError } from "./mcp-connection-error.js";
 import type { McpServerLink } from "./server-link.js";
@@ -90,7 +91,10 @@ async function callServer(
       headers: call.headers,
       signal,
     });
-    return { result: { content, status: "success" }, artifact };
+    return {
+      result: { content: normalizeMcpContent(content) as any, status: "success" },
+      artifact,
+    };
   } catch (e) {
     if (signal?.aborted) throw e; // The run is being cancelled: not the server's fault.
     const failure = classifyFailure(e, server.name, call.tool);

@@ -28,6 +28,7 @@ export function selectTools(
   const selected = listed.flatMap(({ server, tools }) => selectFromServer(server, tools));
   const byName = new Map<string, SelectedTool>();
   for (const entry of selected) {
+    if (entry.name.length > MAX_TOOL_NAME) throw tooLong(entry);
     if (BUILTIN_TOOL_NAMES.includes(entry.name)) throw shadowsBuiltin(entry);
     const first = byName.get(entry.name);
     if (first) throw duplicate(first, entry);
@@ -49,6 +50,21 @@ function selectFromServer(server: CheckedServer, tools: string[]): SelectedTool[
     .filter((tool) => !server.include || server.include.includes(tool))
     .filter((tool) => !server.exclude?.includes(tool))
     .map((tool) => ({ server, tool, name: `${server.prefix ?? ""}${providerSafe(tool)}` }));
+}
+
+// OpenAI and Anthropic refuse longer tool names with a 400 on every request.
+const MAX_TOOL_NAME = 64;
+
+function tooLong(entry: SelectedTool): ConfigurationError {
+  const { server, tool, name } = entry;
+  const fix = server.prefix
+    ? `Give the server a shorter prefix (now "${server.prefix}", ${server.prefix.length} characters) or leave the tool out (exclude: ["${tool}"])`
+    : `Leave the tool out (exclude: ["${tool}"])`;
+  return new ConfigurationError(
+    "MCP_TOOL_NAME_TOO_LONG",
+    `MCP server "${server.name}" tool "${tool}" would be named "${name}" (${name.length} characters); providers accept tool names of at most ${MAX_TOOL_NAME}. ${fix}.`,
+    { server: server.name, tool, name },
+  );
 }
 
 // Providers accept tool names of letters, digits, _ and - only (MCP allows dots and slashes).

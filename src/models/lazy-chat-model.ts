@@ -15,10 +15,14 @@ type ResolvedModel = BaseChatModel;
  * A chat model given as `"provider:model"` and resolved on its first real call, then
  * cached. Building an agent, binding tools and inspecting its surface import nothing; the
  * first call without the provider's package fails with `MissingProviderError` naming it.
+ * `options` go to the provider's class. An `"openai:..."` model uses the Chat Completions
+ * API unless `options.useResponsesApi` is true (ChatOpenAI itself still picks Responses for
+ * models that need it, such as `*-codex`); pass a `ChatOpenAI` instance for anything else.
  *
  * @example
  * const model = new LazyChatModel("anthropic:claude-sonnet-4-6");
  * model.spec.packageName // "@langchain/anthropic"
+ * const responses = new LazyChatModel("openai:gpt-5.5", { useResponsesApi: true });
  */
 export class LazyChatModel extends BaseChatModel {
   readonly spec: ModelSpec;
@@ -44,12 +48,13 @@ export class LazyChatModel extends BaseChatModel {
         this.resolving = undefined;
         throw new MissingProviderError(this.spec.provider, this.spec.packageName, error);
       }
-      const extra = this.spec.provider === "openai" ? { useResponsesApi: true } : {};
-      return (await initChatModel(this.spec.model, {
+      const universal: any = await initChatModel(this.spec.model, {
         modelProvider: this.spec.provider,
-        ...extra,
         ...this.options,
-      })) as unknown as ResolvedModel;
+      });
+      // The concrete class (ChatOpenAI, ChatAnthropic, ...), so callers can see what it speaks.
+      const real = await universal._getModelInstance?.();
+      return (real ?? universal) as ResolvedModel;
     })();
     return this.resolving;
   }
@@ -61,7 +66,11 @@ export class LazyChatModel extends BaseChatModel {
   private async bound(options: this["ParsedCallOptions"]) {
     const real = await this.resolve();
     const { tools, tool_choice, ...rest } = options as Record<string, any>;
-    const model = tools?.length ? (real as any).bindTools(tools, { tool_choice }) : real;
+    const kwargs: Record<string, unknown> = { tool_choice };
+    if (rest.strict !== undefined) kwargs.strict = rest.strict;
+    if (rest.parallel_tool_calls !== undefined)
+      kwargs.parallel_tool_calls = rest.parallel_tool_calls;
+    const model = tools?.length ? (real as any).bindTools(tools, kwargs) : real;
     return { model, rest };
   }
 

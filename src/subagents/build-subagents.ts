@@ -1,6 +1,7 @@
 import { createAgent } from "langchain";
 import type { StackMiddleware, StackTool } from "../agent/langchain-types.js";
 import { validateInterruptOn } from "../agent/options.js";
+import { providerRequestMiddleware } from "../agent/provider-request.js";
 import {
   approvalLayer,
   composeSystemPrompt,
@@ -61,6 +62,7 @@ export function buildSubagents(
           ...rest,
           ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
           ...(parent.summarization ? [parent.summarization] : []),
+          providerRequestMiddleware(),
         ],
         name: GENERAL_PURPOSE_SUBAGENT,
       } as any) as any,

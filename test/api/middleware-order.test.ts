@@ -44,6 +44,7 @@ describe("the default middleware order", () => {
       "PatchToolCallsMiddleware",
       "SummarizationMiddleware",
       "SurfaceProbe",
+      "ProviderRequestMiddleware",
     ]);
   });
 });

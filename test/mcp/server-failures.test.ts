@@ -116,15 +116,16 @@ describe("results", () => {
     }
   });
 
-  it("text, image and resource blocks are kept; toolText gives the text", async () => {
+  it("text, image and resource blocks are kept, in one block shape; toolText gives the text", async () => {
     const mcp = await connectMcp({ fx: fixtureServer({ include: ["chart"] }) });
     try {
       const message = await call(mcp, "chart");
       expect(message.status).toBe("success");
       const blocks = message.content as any[];
-      expect(blocks.map((b) => b.type)).toEqual(["text", "image", "file"]);
-      expect(blocks[1]).toMatchObject({ source_type: "base64", mime_type: "image/png" });
-      expect(blocks[2]).toMatchObject({ text: "note body", metadata: { uri: "mem://notes.txt" } });
+      // The shape read_file uses: provider classes read it once, with its real media type.
+      expect(blocks.map((b) => b.type)).toEqual(["text", "image", "text"]);
+      expect(blocks[1]).toEqual({ type: "image", mimeType: "image/png", data: expect.any(String) });
+      expect(blocks[2]).toEqual({ type: "text", text: "note body" });
       expect(toolText(message)).toBe("Sales by month\nnote body");
     } finally {
       await mcp.close();

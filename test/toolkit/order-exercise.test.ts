@@ -85,7 +85,7 @@ function correctedFrom(messages: BaseMessage[], original: Record<string, unknown
     return { ...original, page: Number(json.hint.match(/to (\d+)/)[1]) };
   }
   // A schema error: the validator states the bound and the argument that broke it.
-  const bound = text.match(/"(\w+)": Too big: expected number to be <=\s*(\d+)/);
+  const bound = text.match(/"(\w+)" must be at most (\d+)/);
   if (bound) return { ...original, [bound[1]!]: Number(bound[2]) };
   throw new Error(`the scripted model cannot read this error: ${text}`);
 }

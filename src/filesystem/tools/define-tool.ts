@@ -1,6 +1,11 @@
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 
-/** A lean JSON schema: what the model is handed, so no `$schema` or `additionalProperties` noise. */
+/**
+ * A lean JSON schema: what the model is handed, so no `$schema` or `additionalProperties`
+ * noise. Keep to what OpenAI's strict mode can express (no `default`, `allOf`, `not`, ...):
+ * with strict tool calling on, the request layer sends it closed, with optional arguments
+ * as null unions, and `null` arguments are read as "not given".
+ */
 export interface ToolJsonSchema {
   type: "object";
   properties: Record<string, Record<string, unknown>>;

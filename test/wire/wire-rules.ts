@@ -1,0 +1,227 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+// Rules the real provider APIs enforce on every request, shared by the fake servers. Each
+// check returns a problem sentence (the fake answers it as the provider's 400) or undefined.
+
+/** A tool call a scripted turn makes; the fake generates the id when it is omitted. */
+export interface WireToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  id?: string;
+}
+
+/** One scripted answer: text, tool calls, or a forced provider error. */
+export type WireTurn =
+  | { text: string; toolCalls?: undefined }
+  | { toolCalls: WireToolCall[]; text?: string }
+  | { fail: string };
+
+/** A request a fake received, with its verdict. */
+export interface WireRequest {
+  path: string;
+  body: any;
+  /** The validation problem the fake answered 400 for; undefined when accepted. */
+  rejected?: string;
+}
+
+/** A running fake provider: its base URL, what it received, and its script. */
+export interface FakeApi {
+  url: string;
+  requests: WireRequest[];
+  /** Replaces the remaining turns. */
+  script(turns: WireTurn[]): void;
+  /** Turns not consumed yet. */
+  remaining(): number;
+  /** Accepted requests' bodies, in order. */
+  accepted(): any[];
+  close(): Promise<void>;
+}
+
+const NAME_RULE = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The tool-name rule every provider applies. */
+export function toolNameProblem(name: unknown, where: string): string | undefined {
+  if (typeof name !== "string" || !NAME_RULE.test(name)) {
+    return `Invalid '${where}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`;
+  }
+  return undefined;
+}
+
+// Keywords OpenAI's strict mode refuses (structured outputs' supported subset excludes them).
+const STRICT_UNSUPPORTED = [
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "patternProperties",
+  "propertyNames",
+  "unevaluatedProperties",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "contains",
+  "default",
+];
+
+/**
+ * OpenAI's strict-mode schema rules: every object has `additionalProperties: false` and
+ * lists every property in `required` (optional ones as a null union), no unsupported
+ * keyword, and every subschema says its type (or is an anyOf / enum / const).
+ */
+export function strictSchemaProblem(schema: any, path = "parameters"): string | undefined {
+  if (typeof schema !== "object" || schema === null) return `${path}: schema must be an object`;
+  for (const key of STRICT_UNSUPPORTED) {
+    if (key in schema) return `${path}: '${key}' is not permitted in strict mode`;
+  }
+  if (Array.isArray(schema.anyOf)) {
+    for (const [i, sub] of schema.anyOf.entries()) {
+      const problem = strictSchemaProblem(sub, `${path}.anyOf[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  if (schema.type === undefined && schema.enum === undefined && schema.const === undefined) {
+    return `${path}: schema must have a 'type' key`;
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("object")) {
+    if (schema.additionalProperties !== false) {
+      return `${path}: 'additionalProperties' is required to be supplied and to be false`;
+    }
+    const props = Object.keys(schema.properties ?? {});
+    const required: string[] = Array.isArray(schema.required) ? schema.required : [];
+    const missing = props.find((p) => !required.includes(p));
+    if (missing) {
+      return `${path}: 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'`;
+    }
+    for (const p of props) {
+      const problem = strictSchemaProblem(schema.properties[p], `${path}.properties.${p}`);
+      if (problem) return problem;
+    }
+  }
+  if (types.includes("array") && schema.items !== undefined) {
+    return strictSchemaProblem(schema.items, `${path}.items`);
+  }
+  return undefined;
+}
+
+const MAGIC: Array<[string, (b: Buffer) => boolean]> = [
+  ["image/png", (b) => b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]))],
+  ["image/jpeg", (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ["image/gif", (b) => b.subarray(0, 4).toString("latin1") === "GIF8"],
+  [
+    "image/webp",
+    (b) =>
+      b.subarray(0, 4).toString("latin1") === "RIFF" &&
+      b.subarray(8, 12).toString("latin1") === "WEBP",
+  ],
+];
+
+/** The image type base64 bytes really are (by their magic number), or undefined. */
+export function imageTypeOfBase64(data: unknown): string | undefined {
+  if (typeof data !== "string") return undefined;
+  const bytes = Buffer.from(data, "base64");
+  return MAGIC.find(([, test]) => test(bytes))?.[0];
+}
+
+/** Checks a data URL or http(s) URL for an image part; data URLs must hold the type they say. */
+export function imageUrlProblem(url: unknown, where: string): string | undefined {
+  if (typeof url !== "string") return `Invalid type for '${where}': expected a string.`;
+  if (/^https?:\/\//.test(url)) return undefined;
+  const found = /^data:(image\/(?:png|jpeg|gif|webp));base64,(.*)$/s.exec(url);
+  if (!found) {
+    return `Invalid '${where}'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,...'), but got an unsupported value.`;
+  }
+  if (imageTypeOfBase64(found[2]) !== found[1]) {
+    return `Invalid '${where}': the image data is not a valid ${found[1]} image.`;
+  }
+  return undefined;
+}
+
+/** Parses a tool call's `arguments` string; a fake refuses arguments that are not a JSON object. */
+export function jsonArgsProblem(args: unknown, where: string): string | undefined {
+  if (typeof args !== "string") return `Invalid type for '${where}': expected a string.`;
+  try {
+    const value = JSON.parse(args);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return `Invalid '${where}': expected a JSON object.`;
+    }
+  } catch {
+    return `Invalid '${where}': not valid JSON.`;
+  }
+  return undefined;
+}
+
+/**
+ * Starts a fake provider on 127.0.0.1 (random port). `routes` maps a path to a handler of
+ * the parsed body and the next scripted turn: it returns the status and JSON to answer.
+ * A request that a validator refuses gets the provider's 400 and consumes no turn.
+ */
+export async function startFake(options: {
+  routes: Record<
+    string,
+    { validate(body: any): string | undefined; answer(turn: WireTurn, body: any): any }
+  >;
+  errorBody(message: string): unknown;
+  basePath: string;
+}): Promise<FakeApi> {
+  let turns: WireTurn[] = [];
+  const requests: WireRequest[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => {
+      raw += chunk;
+    });
+    req.on("end", () => {
+      const send = (status: number, json: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+      const path = (req.url ?? "").split("?")[0]!.replace(options.basePath, "");
+      const route = options.routes[path];
+      if (req.method !== "POST" || !route) return send(404, options.errorBody(`No route ${path}`));
+      let body: any;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return send(400, options.errorBody("We could not parse the JSON body of your request."));
+      }
+      const problem = body.stream ? "the fake serves no streaming" : route.validate(body);
+      requests.push({ path, body, rejected: problem });
+      if (problem) return send(400, options.errorBody(problem));
+      const turn = turns.shift();
+      if (!turn) return send(500, options.errorBody("the fake's script is exhausted"));
+      if ("fail" in turn) {
+        requests[requests.length - 1]!.rejected = turn.fail;
+        return send(400, options.errorBody(turn.fail));
+      }
+      return send(200, route.answer(turn, body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${options.basePath}`,
+    requests,
+    script: (next) => {
+      turns = [...next];
+    },
+    remaining: () => turns.length,
+    accepted: () => requests.filter((r) => !r.rejected).map((r) => r.body),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let counter = 0;
+/** A fresh id with a provider's prefix. */
+export function freshId(prefix: string): string {
+  counter += 1;
+  return `${prefix}${counter.toString(36).padStart(6, "0")}`;
+}
