@@ -1,3 +1,4 @@
+import type { PathPolicy } from "../backends/protocol/path-policy.js";
 import type { BackendProtocol, FileInfo, GrepMatch } from "../backends/protocol/protocol.js";
 
 /**
@@ -13,6 +14,10 @@ export interface FsGuard {
   visibleInfos(infos: FileInfo[]): FileInfo[];
   /** Removes matches in files the agent may not read. */
   visibleMatches(matches: GrepMatch[]): GrepMatch[];
+  /** True when a listing, glob or grep may show `path` (its root included). */
+  shows(path: string): boolean;
+  /** The same decisions as the backend's path policy; undefined when nothing is restricted. */
+  policy?: PathPolicy;
 }
 
 /** A guard that allows everything: the default without permission rules. */
@@ -22,6 +27,7 @@ export const ALLOW_ALL: FsGuard = {
   delete: () => undefined,
   visibleInfos: (infos) => infos,
   visibleMatches: (matches) => matches,
+  shows: () => true,
 };
 
 /** What every file tool is built from. */

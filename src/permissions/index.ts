@@ -22,6 +22,7 @@ export {
   describeRule,
   permissionDeniedMessage,
 } from "./message.js";
+export { validatePermissions } from "./rule-set.js";
 export { literalRuleTargets } from "./sandbox-targets.js";
 export type {
   DeleteDecision,
@@ -33,4 +34,4 @@ export type {
   SandboxTargets,
   UnenforceableRule,
 } from "./types.js";
-export { validatePermissions } from "./validate.js";
+export { refuseWidening } from "./widening.js";

@@ -12,8 +12,9 @@ export const GLOB_CHARS = /[*?[\]{}]/;
 export type RulePathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
- * Normalises a rule path: duplicate, trailing and "." segments go; it must be absolute and
- * may not contain "..", control characters, backslashes, or "/" inside a `{...}` group.
+ * Normalises a rule path: duplicate, trailing and "." segments go, Unicode is put in NFC; it
+ * must be absolute and may not contain "..", control characters, backslashes, or "/" inside
+ * a `{...}` group.
  *
  * @example
  * normalizeRulePath("/secrets//./**") // { ok: true, path: "/secrets/**" }
@@ -50,19 +51,21 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
     }
     segments.push(segment);
   }
-  return { ok: true, path: `/${segments.join("/")}` };
+  // NFC, like every path decided: a rule pasted in NFD covers the NFC file name and back.
+  return { ok: true, path: `/${segments.join("/")}`.normalize("NFC") };
 }
 
 /**
- * Lexical normalisation of a path being decided: relative paths start at "/", empty and "."
- * segments go, ".." climbs one level and stops at the root. Never throws.
+ * Lexical normalisation of a path being decided: Unicode NFC (as rule paths), relative paths
+ * start at "/", empty and "." segments go, ".." climbs one level and stops at the root.
+ * Never throws.
  *
  * @example
  * normalizeForMatch("x/../../secrets//.env") // "/secrets/.env"
  */
 export function normalizeForMatch(path: string): string {
   const segments: string[] = [];
-  for (const segment of path.split("/")) {
+  for (const segment of path.normalize("NFC").split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") segments.pop();
     else segments.push(segment);

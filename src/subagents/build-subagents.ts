@@ -63,6 +63,7 @@ export function buildSubagents(
         ],
         name: GENERAL_PURPOSE_SUBAGENT,
       } as any) as any,
+      sharesParentRules: true,
     });
   }
   specs.forEach((sub, index) => {
@@ -113,7 +114,12 @@ export function buildSubagents(
       name: sub.name,
     } as any);
     child.setVisible(visibleToolNames(runnable, child.middleware));
-    list.push({ name: sub.name, description: sub.description, runnable: runnable as any });
+    list.push({
+      name: sub.name,
+      description: sub.description,
+      runnable: runnable as any,
+      sharesParentRules: !sub.permissions,
+    });
   });
   return list;
 }
