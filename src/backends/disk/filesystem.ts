@@ -266,7 +266,12 @@ export class FilesystemBackend implements BackendProtocol {
         if (options.glob && !fileMatchesGlob(options.glob, at.shown, dirShown)) {
           return { matches: [] };
         }
-        const file = this.tree.openFile(at.segments, at.shown, "read", judgeOf(policy));
+        const file = this.tree.openFile(at.segments, at.shown, "read");
+        // A file reached through a link into a hidden place is searched as nothing at all.
+        if (!shows(policy, at.shown, file.canonical ?? at.shown, false)) {
+          fs.closeSync(file.fd);
+          return { matches: [] };
+        }
         search.file(file.fd, file.stat.size, at.shown);
         return search.result();
       }

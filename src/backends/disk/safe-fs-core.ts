@@ -61,6 +61,8 @@ export interface OpenFile {
   stat: fs.Stats;
   /** True when the open created the file. */
   created: boolean;
+  /** The canonical virtual path of the descriptor (where a symlink led), when known. */
+  canonical?: string;
 }
 
 /** The errno code of a Node error, or undefined. */

@@ -139,7 +139,7 @@ export class Confinement implements TreeJail {
         const stat = this.checkRegular(fd, shown);
         const real = this.virtualOf(this.realPathOf(fd, target));
         if (judge && real !== asked && real !== canonical) judge(operation, real);
-        return { fd, stat, created };
+        return { fd, stat, created, canonical: real };
       } catch (error) {
         fs.closeSync(fd);
         if (created) fs.rmSync(target, { force: true });
