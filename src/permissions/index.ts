@@ -6,7 +6,9 @@
  * before matching; a rule matching a path also covers everything under it (so `/secrets`
  * = `/secrets/` = `/secrets/**`, and `**` includes dot-files); matching is case-sensitive;
  * a delete is a write checked against its whole subtree; listings and grep hide what cannot
- * be read without approval; a sandbox can enforce literal rules only.
+ * be read without approval; rule paths and decided paths are compared in Unicode NFC; an
+ * earlier, less strict rule that covers a later one's paths is refused by
+ * `validatePermissions`; a sandbox can enforce literal rules only.
  *
  * @example
  * const rules = validatePermissions([{ operations: ["read"], paths: ["/secrets/**"], mode: "deny" }]);

@@ -72,7 +72,9 @@ type Located = { segments: string[]; shown: string } | { error: BackendError };
  * link, since one may be the same file as one outside (this includes hard-linked package
  * stores such as pnpm's). `grep` and `glob` never enter a symlinked directory. With
  * `virtualMode: false` paths are host paths and nothing is protected. Changes are
- * permanent. `grep` runs in-process (no ripgrep needed).
+ * permanent. `grep` runs in-process (no ripgrep needed). Under a path policy (the file tools'
+ * permissions), a symlink inside the root is judged by the path it leads to, and `ls`, `glob`
+ * and `grep` drop hidden entries before their caps.
  *
  * @example
  * const backend = new FilesystemBackend({ rootDir: "/srv/agent-workspace" });
