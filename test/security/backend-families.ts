@@ -64,57 +64,44 @@ function mapFamily(name: string, create: () => BackendProtocol): Family {
   };
 }
 
-function diskFamily(): Family {
+// A family whose files live in a fresh temporary directory behind `create(root)`.
+function onDisk(
+  name: string,
+  create: (root: string) => BackendProtocol,
+  options: { strip?: string; wildcards?: boolean } = {},
+): Family {
   return {
-    name: "disk",
-    wildcards: true,
+    name,
+    wildcards: options.wildcards ?? true,
     make() {
       const root = tempRoot();
       return {
-        backend: new FilesystemBackend({ rootDir: root }),
+        backend: create(root),
         root,
-        seed: async (files) => seedDisk(root, files),
+        seed: async (files) => seedDisk(root, files, options.strip),
         cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
       };
     },
   };
 }
 
-function compositeFamily(): Family {
-  return {
-    name: "composite",
-    wildcards: true,
-    make() {
-      const root = tempRoot();
-      const backend = new CompositeBackend({
+const diskFamily = () => onDisk("disk", (rootDir) => new FilesystemBackend({ rootDir }));
+
+const compositeFamily = () =>
+  onDisk(
+    "composite",
+    (rootDir) =>
+      new CompositeBackend({
         default: new InMemoryBackend(),
-        routes: { "/w/": new FilesystemBackend({ rootDir: root }) },
-      });
-      return {
-        backend,
-        root,
-        seed: async (files) => seedDisk(root, files, "/w"),
-        cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
-      };
-    },
-  };
-}
+        routes: { "/w/": new FilesystemBackend({ rootDir }) },
+      }),
+    { strip: "/w" },
+  );
 
-function sandboxFamily(): Family {
-  return {
-    name: "sandbox",
+const sandboxFamily = () =>
+  onDisk("sandbox", (rootDir) => new SandboxBackend({ rootDir, timeout: 30 }), {
     wildcards: false,
-    make() {
-      const root = tempRoot();
-      return {
-        backend: new SandboxBackend({ rootDir: root, timeout: 30 }),
-        root,
-        seed: async (files) => seedDisk(root, files),
-        cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
-      };
-    },
-  };
-}
+  });
 
 /** True when bubblewrap can start here (the sandbox family runs only then). */
 export const HAS_BWRAP = (() => {

@@ -76,7 +76,7 @@ describe("task merge-back goes through the parent's write rules", () => {
   });
 
   it("a compiled subagent's deletion of a denied file is dropped", async () => {
-    const { ["/policies/refunds.md"]: _gone, ...rest } = PARENT;
+    const { "/policies/refunds.md": _gone, ...rest } = PARENT;
     const { files, text } = await runTask(hostile(rest));
     expect("/policies/refunds.md" in files).toBe(false);
     expect(text).toMatch(/Not applied: the subagent's change to \/policies\/refunds\.md/);
