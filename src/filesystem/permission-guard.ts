@@ -5,11 +5,12 @@ import {
   type PathApprovalGate,
 } from "../approval/scope.js";
 import {
+  activePathPolicy,
   type PathPolicy,
   type PolicyOperation,
   withPathPolicy,
 } from "../backends/protocol/path-policy.js";
-import { isUnder } from "../backends/protocol/paths.js";
+import { checkVirtualPath, isUnder } from "../backends/protocol/paths.js";
 import type { BackendProtocol, PathRestrictable } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import {
@@ -94,6 +95,86 @@ export function pathPolicyFromRules(rules: readonly PermissionRule[]): PathPolic
       return roots.some((root) => isUnder(bare, root));
     },
   };
+}
+
+/**
+ * The backend as a subagent with rules of its own must see it: every write, edit, delete and
+ * upload must also pass the parent's `rules`, on the path given and (through the path policy)
+ * on the path really touched, so no subagent changes a file its parent may not write. Reads
+ * are left to the subagent's own rules. `restrictPaths` keeps the confinement.
+ *
+ * @example
+ * const childBackend = writesConfinedTo(parentBackend, parentRules);
+ */
+export function writesConfinedTo(
+  backend: BackendProtocol,
+  rules: readonly PermissionRule[],
+): BackendProtocol {
+  if (rules.length === 0) return backend;
+  const parent = pathPolicyFromRules(rules);
+  const combined = (): PathPolicy => {
+    const own = activePathPolicy();
+    return {
+      refusal: (operation, path) =>
+        (operation === "read" ? undefined : parent.refusal(operation, path)) ??
+        own?.refusal(operation, path),
+      shows: (path) => own?.shows(path) ?? true,
+    };
+  };
+  const refusedAt = (operation: PolicyOperation, path: unknown) => {
+    const checked = typeof path === "string" ? checkVirtualPath(path) : undefined;
+    const refused = checked?.ok ? parent.refusal(operation, checked.path) : undefined;
+    return refused === undefined
+      ? undefined
+      : { code: "permission_denied" as const, message: refused };
+  };
+  const ops: Partial<Record<keyof BackendProtocol | "restrictPaths", (...args: any[]) => unknown>> =
+    {
+      write: (path: string, content: unknown) => {
+        const error = refusedAt("write", path);
+        return error ? Promise.resolve({ error }) : run("write", [path, content]);
+      },
+      edit: (path: string, ...rest: unknown[]) => {
+        const error = refusedAt("write", path);
+        return error ? Promise.resolve({ error }) : run("edit", [path, ...rest]);
+      },
+      delete: (path: string) => {
+        const error = refusedAt("delete", path);
+        return error ? Promise.resolve({ error }) : run("delete", [path]);
+      },
+      uploadFiles: async (files: { path: string; content: Uint8Array }[]) => {
+        const errors = files.map((f) => refusedAt("write", f.path));
+        const passed = files.filter((_, i) => !errors[i]);
+        const answers = passed.length
+          ? ((await run("uploadFiles", [passed])) as { path: string }[])
+          : [];
+        let next = 0;
+        return files.map((f, i) =>
+          errors[i] ? { path: f.path, error: errors[i] } : answers[next++],
+        );
+      },
+      restrictPaths: (targets: unknown) =>
+        writesConfinedTo(
+          (backend as unknown as PathRestrictable).restrictPaths(targets as never),
+          rules,
+        ),
+    };
+  const run = (name: string, args: unknown[]) => {
+    const method = (backend as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
+    return withPathPolicy(combined(), () => method.apply(backend, args));
+  };
+  return new Proxy(backend, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      const own = typeof prop === "string" ? ops[prop as keyof typeof ops] : undefined;
+      if (own) return own;
+      if (typeof prop === "string" && FILE_OPERATIONS.has(prop)) {
+        return (...args: unknown[]) => run(prop, args);
+      }
+      return value.bind(target);
+    },
+  });
 }
 
 const FILE_OPERATIONS = new Set([

@@ -4,9 +4,13 @@
  * one), its file changes merge back into the parent only where the parent may write, and
  * every refused change is named in the `task` result.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
+import { FilesystemBackend } from "../../src/backends/disk/filesystem.js";
 import type { FileData } from "../../src/backends/protocol/protocol.js";
 import { createDeepAgent, type PermissionRule } from "../../src/index.js";
 import { admitFileChanges, refusedNote } from "../../src/subagents/merge-back.js";
@@ -219,8 +223,87 @@ describe("createDeepAgent: subagents of every kind merge back through the parent
       model: subModel,
       permissions: [],
     };
-    const { files, task } = await run([declarative], "editor");
+    const { files } = await run([declarative], "editor");
     expect(files["/policies/refunds.md"]!.content).toBe("Refunds within 30 days.");
-    expect(String(task.content)).toContain("/policies/refunds.md");
+    // Refused at the write itself, so the subagent knew it (and nothing was left to merge).
+    const seen = subModel.calls.at(-1)!.messages.filter((m) => ToolMessage.isInstance(m));
+    expect(String(seen[0]!.content)).toContain(
+      "write to /policies/refunds.md is blocked by rule 1 (deny write /policies/**)",
+    );
+  });
+});
+
+describe("a declarative subagent with its own rules writing to disk itself", () => {
+  const rules: PermissionRule[] = [
+    { operations: ["write"], paths: ["/policies/**"], mode: "deny" },
+  ];
+
+  function disk() {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "delve-h9-sub-")));
+    fs.mkdirSync(path.join(root, "policies"));
+    fs.writeFileSync(path.join(root, "policies", "refunds.md"), "Refunds within 30 days.");
+    fs.mkdirSync(path.join(root, "notes"));
+    fs.symlinkSync("../policies", path.join(root, "notes", "p"));
+    return root;
+  }
+
+  async function runEditor(root: string, calls: { name: string; args: Record<string, unknown> }[]) {
+    const subModel = new ScriptedChatModel([{ toolCalls: calls }, "did it"]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "task", args: { description: "edit", subagent_type: "editor" } }] },
+      "done",
+    ]);
+    const editor = {
+      name: "editor",
+      description: "edits",
+      systemPrompt: "edit",
+      model: subModel,
+      permissions: [],
+    };
+    const agent = createDeepAgent({
+      model,
+      permissions: rules,
+      backend: new FilesystemBackend({ rootDir: root }),
+      subagents: [editor],
+    } as any);
+    await agent.invoke({ messages: [{ role: "user", content: "go" }] });
+    const sub = subModel.calls.at(-1)!.messages.filter((m) => ToolMessage.isInstance(m));
+    return sub as ToolMessage[];
+  }
+
+  it("cannot overwrite, edit or delete the parent's denied files, nor reach them by a link", async () => {
+    const root = disk();
+    try {
+      const replies = await runEditor(root, [
+        { name: "write_file", args: { file_path: "/policies/refunds.md", content: "never" } },
+        {
+          name: "edit_file",
+          args: { file_path: "/policies/refunds.md", old_string: "30", new_string: "0" },
+        },
+        { name: "delete", args: { file_path: "/policies/refunds.md" } },
+        { name: "write_file", args: { file_path: "/notes/p/refunds.md", content: "never" } },
+        { name: "write_file", args: { file_path: "/notes/ok.md", content: "fine" } },
+      ]);
+      expect(replies.map((r) => r.status)).toEqual(["error", "error", "error", "error", "success"]);
+      expect(fs.readFileSync(path.join(root, "policies", "refunds.md"), "utf8")).toBe(
+        "Refunds within 30 days.",
+      );
+      expect(fs.readFileSync(path.join(root, "notes", "ok.md"), "utf8")).toBe("fine");
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("still reads under its own rules (only writes are the parent's to forbid)", async () => {
+    const root = disk();
+    try {
+      const [reply] = await runEditor(root, [
+        { name: "read_file", args: { file_path: "/policies/refunds.md" } },
+      ]);
+      expect(reply!.status).toBe("success");
+      expect(String(reply!.content)).toContain("Refunds within 30 days.");
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
