@@ -64,14 +64,21 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
  * normalizeForMatch("x/../../secrets//.env") // "/secrets/.env"
  */
 export function normalizeForMatch(path: string): string {
+  // Most paths are already canonical ASCII: skip the work (a listing decides every entry).
+  const text = NON_ASCII.test(path) ? path.normalize("NFC") : path;
+  if (text.startsWith("/") && !NOT_CANONICAL.test(text)) return text;
   const segments: string[] = [];
-  for (const segment of path.normalize("NFC").split("/")) {
+  for (const segment of text.split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") segments.pop();
     else segments.push(segment);
   }
   return `/${segments.join("/")}`;
 }
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+// "//", a "." or ".." segment, or a trailing "/" (the root "/" alone is canonical).
+const NOT_CANONICAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
 
 // Characters that some layer (C strings, Windows, URL decoding, Unicode folding) may turn
 // into a separator, a dot, or the end of the path.

@@ -283,14 +283,16 @@ export class FilesystemBackend implements BackendProtocol {
         this.tree.walk(opened, at.shown, (entry) => {
           if (options.glob && !fileMatchesGlob(options.glob, entry.shown, at.shown)) return true;
           if (mediaTypeOf(entry.name)) return true;
-          if (policy && !policy.shows(entry.shown)) return true;
+          // Hidden files are skipped before counting, so counts and the cap reveal nothing;
+          // a symlink is judged again by where its descriptor really is.
+          const canonical = this.tree.canonicalChild(entry.dir, entry.name);
+          if (!shows(policy, entry.shown, canonical, false)) return true;
           const file = this.tree.openEntry(entry);
           if (!file) return true;
-          // Hidden files are skipped before counting, so counts and the cap reveal nothing.
-          const canonical = entry.symlink
+          const real = entry.symlink
             ? this.tree.canonicalOf(file.fd, this.tree.child(entry.dir, entry.name))
-            : this.tree.canonicalChild(entry.dir, entry.name);
-          if (!shows(policy, entry.shown, canonical, false)) {
+            : canonical;
+          if (real !== canonical && !shows(policy, entry.shown, real, false)) {
             fs.closeSync(file.fd);
             return true;
           }
