@@ -76,7 +76,7 @@ export function normalizeForMatch(path: string): string {
   return `/${segments.join("/")}`;
 }
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 // "//", a "." or ".." segment, or a trailing "/" (the root "/" alone is canonical).
 const NOT_CANONICAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
 
