@@ -128,37 +128,38 @@ export function writesConfinedTo(
       ? undefined
       : { code: "permission_denied" as const, message: refused };
   };
-  const ops: Partial<Record<keyof BackendProtocol | "restrictPaths", (...args: any[]) => unknown>> =
-    {
-      write: (path: string, content: unknown) => {
-        const error = refusedAt("write", path);
-        return error ? Promise.resolve({ error }) : run("write", [path, content]);
-      },
-      edit: (path: string, ...rest: unknown[]) => {
-        const error = refusedAt("write", path);
-        return error ? Promise.resolve({ error }) : run("edit", [path, ...rest]);
-      },
-      delete: (path: string) => {
-        const error = refusedAt("delete", path);
-        return error ? Promise.resolve({ error }) : run("delete", [path]);
-      },
-      uploadFiles: async (files: { path: string; content: Uint8Array }[]) => {
-        const errors = files.map((f) => refusedAt("write", f.path));
-        const passed = files.filter((_, i) => !errors[i]);
-        const answers = passed.length
-          ? ((await run("uploadFiles", [passed])) as { path: string }[])
-          : [];
-        let next = 0;
-        return files.map((f, i) =>
-          errors[i] ? { path: f.path, error: errors[i] } : answers[next++],
-        );
-      },
-      restrictPaths: (targets: unknown) =>
-        writesConfinedTo(
-          (backend as unknown as PathRestrictable).restrictPaths(targets as never),
-          rules,
-        ),
-    };
+  const ops: Partial<
+    Record<keyof BackendProtocol | "restrictPaths", (...args: never[]) => unknown>
+  > = {
+    write: (path: string, content: unknown) => {
+      const error = refusedAt("write", path);
+      return error ? Promise.resolve({ error }) : run("write", [path, content]);
+    },
+    edit: (path: string, ...rest: unknown[]) => {
+      const error = refusedAt("write", path);
+      return error ? Promise.resolve({ error }) : run("edit", [path, ...rest]);
+    },
+    delete: (path: string) => {
+      const error = refusedAt("delete", path);
+      return error ? Promise.resolve({ error }) : run("delete", [path]);
+    },
+    uploadFiles: async (files: { path: string; content: Uint8Array }[]) => {
+      const errors = files.map((f) => refusedAt("write", f.path));
+      const passed = files.filter((_, i) => !errors[i]);
+      const answers = passed.length
+        ? ((await run("uploadFiles", [passed])) as { path: string }[])
+        : [];
+      let next = 0;
+      return files.map((f, i) =>
+        errors[i] ? { path: f.path, error: errors[i] } : answers[next++],
+      );
+    },
+    restrictPaths: (targets: unknown) =>
+      writesConfinedTo(
+        (backend as unknown as PathRestrictable).restrictPaths(targets as never),
+        rules,
+      ),
+  };
   const run = (name: string, args: unknown[]) => {
     const method = (backend as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
     return withPathPolicy(combined(), () => method.apply(backend, args));
