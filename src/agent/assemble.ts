@@ -121,7 +121,11 @@ export function buildStack(spec: StackSpec): BuiltStack {
   const subagentLayer =
     replacement(SUBAGENT_MIDDLEWARE_NAME) ??
     (subagents.length
-      ? subAgentMiddleware({ subagents, taskDescription: descriptions[TASK_TOOL_NAME] })
+      ? subAgentMiddleware({
+          subagents,
+          taskDescription: descriptions[TASK_TOOL_NAME],
+          permissions: spec.rules,
+        })
       : undefined);
 
   let middleware = [

@@ -1,3 +1,4 @@
+import type { PathPolicy } from "../backends/protocol/path-policy.js";
 import type {
   BackendProtocol,
   ExecutionFacts,
@@ -18,6 +19,10 @@ export interface FsGuard {
   visibleInfos(infos: FileInfo[]): FileInfo[];
   /** Removes matches in files the agent may not read. */
   visibleMatches(matches: GrepMatch[]): GrepMatch[];
+  /** True when a listing, glob or grep may show `path` (its root included). */
+  shows(path: string): boolean;
+  /** The same decisions as the backend's path policy; undefined when nothing is restricted. */
+  policy?: PathPolicy;
 }
 
 /** A guard that allows everything: the default without permission rules. */
@@ -27,6 +32,7 @@ export const ALLOW_ALL: FsGuard = {
   delete: () => undefined,
   visibleInfos: (infos) => infos,
   visibleMatches: (matches) => matches,
+  shows: () => true,
 };
 
 /** What every file tool is built from. */

@@ -17,6 +17,7 @@ import {
   confineExecution,
   guardFromRules,
   pathApprovalGate,
+  policedBackend,
   setPathApprovalGate,
 } from "./permission-guard.js";
 import { createDeleteTool } from "./tools/delete.js";
@@ -120,9 +121,11 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
     hidden.set("delete", "the backend cannot delete files");
   }
   const invisible = new Set([...hidden.keys(), ...(options.hiddenElsewhere ?? [])]);
+  const guard = rules.length ? guardFromRules(rules) : ALLOW_ALL;
   const ctx: FsToolContext = {
-    backend,
-    guard: rules.length ? guardFromRules(rules) : ALLOW_ALL,
+    // The backend judges the paths it really touches by the same rules (links, walks).
+    backend: guard.policy ? policedBackend(backend, guard.policy) : backend,
+    guard,
     mentions: (tool) => !invisible.has(tool) && (names as string[]).includes(tool),
     execution: typeof backend.execute === "function" ? backend.executionFacts?.() : undefined,
     outputChars: checkOutputChars(options.maxOutputChars),

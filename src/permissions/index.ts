@@ -7,7 +7,9 @@
  * before matching; a rule matching a path also covers everything under it (so `/secrets`
  * = `/secrets/` = `/secrets/**`, and `**` includes dot-files); matching is case-sensitive;
  * a delete is a write checked against its whole subtree; listings and grep hide what cannot
- * be read without approval; a sandbox can enforce literal rules only.
+ * be read without approval; rule paths and decided paths are compared in Unicode NFC; an
+ * earlier, less strict rule that covers a later one's paths is refused by
+ * `validatePermissions`; a sandbox can enforce literal rules only.
  *
  * @example
  * const rules = validatePermissions([{ operations: ["read"], paths: ["/secrets/**"], mode: "deny" }]);
@@ -17,6 +19,7 @@
 export { decide } from "./decide.js";
 export { decideDelete } from "./delete.js";
 export { canRead } from "./filter.js";
+export { validatePermissions } from "./rule-set.js";
 export { literalRuleTargets } from "./sandbox-targets.js";
 export type {
   DeleteDecision,
@@ -28,4 +31,3 @@ export type {
   SandboxTargets,
   UnenforceableRule,
 } from "./types.js";
-export { validatePermissions } from "./validate.js";

@@ -101,6 +101,20 @@ const compiledRules = new WeakMap<object, CompiledRule>();
  * rule must not be mutated after use (`validatePermissions` returns frozen rules).
  */
 export function compileRules(rules: readonly PermissionRule[]): CompiledRule[] {
+  // A listing decides every entry against the same list: reuse its compiled form while the
+  // list still holds the same rule objects.
+  const known = compiledLists.get(rules);
+  if (known && known.length === rules.length && known.every((c, i) => c.rule === rules[i])) {
+    return known;
+  }
+  const compiled = compileEach(rules);
+  compiledLists.set(rules, compiled);
+  return compiled;
+}
+
+const compiledLists = new WeakMap<readonly PermissionRule[], CompiledRule[]>();
+
+function compileEach(rules: readonly PermissionRule[]): CompiledRule[] {
   return rules.map((raw, index) => {
     const cached = compiledRules.get(raw);
     if (cached && cached.index === index) return cached;

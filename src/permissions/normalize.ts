@@ -12,8 +12,9 @@ export const GLOB_CHARS = /[*?[\]{}]/;
 export type RulePathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
- * Normalises a rule path: duplicate, trailing and "." segments go; it must be absolute and
- * may not contain "..", control characters, backslashes, or "/" inside a `{...}` group.
+ * Normalises a rule path: duplicate, trailing and "." segments go, Unicode is put in NFC; it
+ * must be absolute and may not contain "..", control characters, backslashes, or "/" inside
+ * a `{...}` group.
  *
  * @example
  * normalizeRulePath("/secrets//./**") // { ok: true, path: "/secrets/**" }
@@ -50,25 +51,34 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
     }
     segments.push(segment);
   }
-  return { ok: true, path: `/${segments.join("/")}` };
+  // NFC, like every path decided: a rule pasted in NFD covers the NFC file name and back.
+  return { ok: true, path: `/${segments.join("/")}`.normalize("NFC") };
 }
 
 /**
- * Lexical normalisation of a path being decided: relative paths start at "/", empty and "."
- * segments go, ".." climbs one level and stops at the root. Never throws.
+ * Lexical normalisation of a path being decided: Unicode NFC (as rule paths), relative paths
+ * start at "/", empty and "." segments go, ".." climbs one level and stops at the root.
+ * Never throws.
  *
  * @example
  * normalizeForMatch("x/../../secrets//.env") // "/secrets/.env"
  */
 export function normalizeForMatch(path: string): string {
+  // Most paths are already canonical ASCII: skip the work (a listing decides every entry).
+  const text = NON_ASCII.test(path) ? path.normalize("NFC") : path;
+  if (text.startsWith("/") && !NOT_CANONICAL.test(text)) return text;
   const segments: string[] = [];
-  for (const segment of path.split("/")) {
+  for (const segment of text.split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") segments.pop();
     else segments.push(segment);
   }
   return `/${segments.join("/")}`;
 }
+
+const NON_ASCII = /[\u0080-\uffff]/;
+// "//", a "." or ".." segment, or a trailing "/" (the root "/" alone is canonical).
+const NOT_CANONICAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
 
 // Characters that some layer (C strings, Windows, URL decoding, Unicode folding) may turn
 // into a separator, a dot, or the end of the path.

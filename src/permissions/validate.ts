@@ -6,26 +6,9 @@ const OPERATIONS: readonly FileOperation[] = ["read", "write"];
 const MODES: readonly PermissionMode[] = ["allow", "deny", "interrupt"];
 const KEYS = ["operations", "paths", "mode"];
 
-/**
- * Checks permission rules at construction time and returns frozen, normalised copies
- * (rule paths lose duplicate, trailing and "." segments). Throws a `ConfigurationError`
- * with code `INVALID_PERMISSION` naming `permissions[index]` and the problem: not an array,
- * not an object, an unknown key, an empty or unknown operation, empty paths, a relative
- * path, "..", a backslash, or a missing or unknown mode (there is no default mode).
- *
- * @example
- * validatePermissions([{ operations: ["write"], paths: ["/policies//"], mode: "deny" }])
- * // [{ operations: ["write"], paths: ["/policies"], mode: "deny" }]
- */
-export function validatePermissions(rules: unknown): PermissionRule[] {
-  if (!Array.isArray(rules)) {
-    throw new ConfigurationError(
-      "INVALID_PERMISSION",
-      `Invalid permissions: expected an array of rules, got ${describe(rules)}.`,
-      { problem: "not an array" },
-    );
-  }
-  return rules.map((rule, index) => validateRule(rule, index));
+/** A value as named in an error message ("an array", `"x"`, null). */
+export function describeValue(value: unknown): string {
+  return describe(value);
 }
 
 /** Checks one rule (see `validatePermissions`); `index` names it in the error. */

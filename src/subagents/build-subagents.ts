@@ -12,6 +12,7 @@ import {
 import { normalizeTools } from "../agent/user-tools.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { writesConfinedTo } from "../filesystem/permission-guard.js";
 import { validatePermissions } from "../permissions/index.js";
 import { toolExclusionMiddleware } from "../profiles/tool-exclusion.js";
 import {
@@ -66,6 +67,7 @@ export function buildSubagents(
         ],
         name: GENERAL_PURPOSE_SUBAGENT,
       } as any) as any,
+      sharesParentRules: true,
     });
   }
   specs.forEach((sub, index) => {
@@ -90,7 +92,8 @@ export function buildSubagents(
       profile: own.profile,
       tools: sub.tools ? normalizeTools(sub.tools) : spec.tools,
       userMiddleware: sub.middleware ? [...sub.middleware] : spec.userMiddleware,
-      backend: parent.fsBackend,
+      // With rules of its own, it still may not change what the parent may not write.
+      backend: sub.permissions ? writesConfinedTo(parent.fsBackend, spec.rules) : parent.fsBackend,
       harness: parent.harness,
       agentName: sub.name,
       rules: sub.permissions ? validatePermissions(sub.permissions) : spec.rules,
@@ -116,7 +119,12 @@ export function buildSubagents(
       name: sub.name,
     } as any);
     child.setVisible(visibleToolNames(runnable, child.middleware));
-    list.push({ name: sub.name, description: sub.description, runnable: runnable as any });
+    list.push({
+      name: sub.name,
+      description: sub.description,
+      runnable: runnable as any,
+      sharesParentRules: !sub.permissions,
+    });
   });
   return list;
 }

@@ -1,4 +1,5 @@
 import { GENERAL_PURPOSE_SUBAGENT, SUBAGENT_MIDDLEWARE_NAME } from "../agent/builtin-names.js";
+import type { PermissionRule } from "../permissions/index.js";
 
 export { GENERAL_PURPOSE_SUBAGENT, SUBAGENT_MIDDLEWARE_NAME };
 
@@ -68,6 +69,8 @@ function conflictsOfLastTurn(messages: BaseMessage[], writes: TaskFileWrite[] | 
 export function subAgentMiddleware(options: {
   subagents: readonly TaskSubagent[];
   taskDescription?: string;
+  /** The parent's permission rules: subagents' file changes merge back only where they allow. */
+  permissions?: readonly PermissionRule[];
 }) {
   return createMiddleware({
     name: SUBAGENT_MIDDLEWARE_NAME,
@@ -83,7 +86,7 @@ export function subAgentMiddleware(options: {
         },
       ),
     }),
-    tools: [createTaskTool(options.subagents, options.taskDescription)],
+    tools: [createTaskTool(options.subagents, options.taskDescription, options.permissions)],
     // No beforeModel hook: a graph node per step costs more than this check (see bench/).
     wrapModelCall: (request, handler) => {
       const notices = conflictsOfLastTurn(

@@ -7,6 +7,8 @@ import { DelveError } from "../errors/delve-error.js";
 import { unwrapDelveError } from "../errors/unwrap.js";
 import { defineTool } from "../filesystem/tools/define-tool.js";
 import { errorMessage, toolCallIdOf } from "../filesystem/tools/tool-output.js";
+import type { PermissionRule } from "../permissions/index.js";
+import { admitFileChanges, refusedNote } from "./merge-back.js";
 
 export { TASK_TOOL_NAME };
 
@@ -15,6 +17,12 @@ export interface TaskSubagent {
   name: string;
   description: string;
   runnable: { invoke(input: any, config?: any): Promise<any> };
+  /**
+   * True when the subagent ran under the parent's own permission rules (and so asked a human
+   * for what they put in `interrupt` mode): its changes to such paths are kept. Otherwise
+   * (compiled subagents, subagents with their own rules) they are refused at merge-back.
+   */
+  sharesParentRules?: boolean;
 }
 
 /** The `task` description: what it does, when (not) to use it, and the subagents on offer. */
@@ -75,8 +83,16 @@ export interface TaskFileWrite {
 /** The state key where `task` logs the files each call changed. */
 export const TASK_WRITES_KEY = "delveTaskWrites";
 
-/** Builds the `task` tool over a fixed set of subagents. */
-export function createTaskTool(subagents: readonly TaskSubagent[], description?: string) {
+/**
+ * Builds the `task` tool over a fixed set of subagents. With `permissions` (the parent's
+ * rules), a subagent's file changes merge back only where the parent may write; the rest
+ * are dropped and named in the result (see `admitFileChanges`).
+ */
+export function createTaskTool(
+  subagents: readonly TaskSubagent[],
+  description?: string,
+  permissions: readonly PermissionRule[] = [],
+) {
   const byName = new Map(subagents.map((s) => [s.name, s]));
   return defineTool<{ description: string; subagent_type: string }>({
     name: TASK_TOOL_NAME,
@@ -129,12 +145,16 @@ export function createTaskTool(subagents: readonly TaskSubagent[], description?:
         );
       }
       const callId = toolCallIdOf(config);
+      const { admitted: files, refused } = admitFileChanges(
+        permissions,
+        filesChangedBy(before, result?.files),
+        subagent.sharesParentRules === true,
+      );
       const message = new ToolMessage({
-        content: finalAnswerOf(result ?? {}),
+        content: finalAnswerOf(result ?? {}) + refusedNote(refused),
         tool_call_id: callId,
         name: TASK_TOOL_NAME,
       });
-      const files = filesChangedBy(before, result?.files);
       if (Object.keys(files).length === 0) return message;
       const writes: TaskFileWrite[] = Object.keys(files).map((path) => ({
         path,

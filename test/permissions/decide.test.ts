@@ -25,7 +25,6 @@ describe("decide", () => {
     const rules = validatePermissions([
       { operations: ["write"], paths: ["/policies/drafts/**"], mode: "allow" },
       { operations: ["write"], paths: ["/policies/**"], mode: "deny" },
-      { operations: ["write"], paths: ["/policies/drafts/final.md"], mode: "deny" },
     ]);
     expect(decide(rules, "write", "/policies/drafts/final.md")).toMatchObject({
       mode: "allow",

@@ -37,9 +37,9 @@ describe("validatePermissions", () => {
 
   it("accepts every mode and both operations", () => {
     const rules = validatePermissions([
-      rule({ mode: "allow" }),
+      rule({ mode: "allow", paths: ["/a/public"] }),
       rule({ mode: "deny", operations: ["read", "write"] }),
-      rule({ mode: "interrupt", operations: ["write"] }),
+      rule({ mode: "interrupt", operations: ["write"], paths: ["/b"] }),
     ]);
     expect(rules).toHaveLength(3);
   });

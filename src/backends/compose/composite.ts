@@ -1,4 +1,5 @@
 import { DEFAULT_GLOB_MAX_RESULTS, DEFAULT_GREP_MAX_COUNT } from "../protocol/file-query.js";
+import { policyShows, underMappedPolicy } from "../protocol/path-policy.js";
 import { checkVirtualPath } from "../protocol/paths.js";
 import type {
   BackendError,
@@ -113,7 +114,7 @@ export class CompositeBackend implements BackendProtocol {
     if ("error" in target) return { error: target.error };
     const { route, backend, inner } = target.resolved;
     const mounts = this.#mountDirs(target.path);
-    const listed = await settle(() => backend.ls(inner));
+    const listed = await settle(() => this.#in(route, () => backend.ls(inner)));
     const files = (listed.files ?? [])
       .map((f) => ({ ...f, path: this.#table.outer(route, f.path) }))
       .filter((f) => this.#table.owns(route, f.path));
@@ -131,15 +132,15 @@ export class CompositeBackend implements BackendProtocol {
   async read(path: string, options?: ReadOptions): Promise<ReadResult> {
     const target = this.#resolve(path);
     if ("error" in target) return { error: target.error };
-    const { backend, inner } = target.resolved;
-    return mapErrorOf(await backend.read(inner, options), target);
+    const { route, backend, inner } = target.resolved;
+    return mapErrorOf(await this.#in(route, () => backend.read(inner, options)), target);
   }
 
   async write(path: string, content: string | Uint8Array): Promise<WriteResult> {
     const target = this.#resolve(path);
     if ("error" in target) return { error: target.error };
     const { route, backend, inner } = target.resolved;
-    const result = mapErrorOf(await backend.write(inner, content), target);
+    const result = mapErrorOf(await this.#in(route, () => backend.write(inner, content)), target);
     return result.path ? { ...result, path: this.#table.outer(route, result.path) } : result;
   }
 
@@ -152,7 +153,10 @@ export class CompositeBackend implements BackendProtocol {
     const target = this.#resolve(path);
     if ("error" in target) return { error: target.error };
     const { route, backend, inner } = target.resolved;
-    const result = mapErrorOf(await backend.edit(inner, oldString, newString, options), target);
+    const result = mapErrorOf(
+      await this.#in(route, () => backend.edit(inner, oldString, newString, options)),
+      target,
+    );
     return result.path ? { ...result, path: this.#table.outer(route, result.path) } : result;
   }
 
@@ -162,7 +166,9 @@ export class CompositeBackend implements BackendProtocol {
     const max = options.maxResults ?? DEFAULT_GLOB_MAX_RESULTS;
     const calls = this.#searchPlan(target, pattern).flatMap(({ route, backend, path, patterns }) =>
       patterns.map(async (p) => {
-        const result = await settle(() => backend.glob(p ?? pattern, { path, maxResults: max }));
+        const result = await settle(() =>
+          this.#in(route, () => backend.glob(p ?? pattern, { path, maxResults: max })),
+        );
         return { route, result };
       }),
     );
@@ -176,7 +182,9 @@ export class CompositeBackend implements BackendProtocol {
     const plan = this.#searchPlan(target, options.glob);
     const calls = plan.flatMap(({ route, backend, path, patterns }) =>
       patterns.map(async (glob) => {
-        const result = await settle(() => backend.grep(pattern, { path, glob, maxCount: max }));
+        const result = await settle(() =>
+          this.#in(route, () => backend.grep(pattern, { path, glob, maxCount: max })),
+        );
         return { route, result };
       }),
     );
@@ -211,9 +219,9 @@ export class CompositeBackend implements BackendProtocol {
       return { error: { code: "unsupported", message } };
     }
     const result = mapErrorOf(
-      route && inner === "/"
-        ? await this.#emptyRoute(backend, target.path)
-        : await backend.delete(inner),
+      await this.#in(route, () =>
+        route && inner === "/" ? this.#emptyRoute(backend, target.path) : backend.delete!(inner),
+      ),
       target,
     );
     const own = result.deleted?.map((p) => this.#table.outer(route, p)) ?? [];
@@ -261,6 +269,13 @@ export class CompositeBackend implements BackendProtocol {
     return { deleted };
   }
 
+  // Runs a route backend's call with the path policy in force mapped to its own paths, so it
+  // judges and filters what it really touches (its "/a.md" is the route's "/memories/a.md").
+  #in<T>(route: Route | undefined, run: () => T): T {
+    if (!route) return run();
+    return underMappedPolicy((inner) => (inner === "/" ? route.root : route.root + inner), run);
+  }
+
   #resolve(input: string): Target | { error: BackendError } {
     const checked = checkVirtualPath(input);
     if (!checked.ok) {
@@ -273,10 +288,13 @@ export class CompositeBackend implements BackendProtocol {
   // The mounts shown as directories when listing `dir`: "/a/b/" below "/" shows as "/a/".
   #mountDirs(dir: string): FileInfo[] {
     const base = dir === "/" ? "/" : `${dir}/`;
-    return this.#table.routesBelow(dir).map((route) => {
-      const first = route.root.slice(base.length).split("/")[0];
-      return { path: `${base}${first}/`, isDir: true };
-    });
+    return this.#table
+      .routesBelow(dir)
+      .map((route) => {
+        const first = route.root.slice(base.length).split("/")[0];
+        return { path: `${base}${first}/`, isDir: true };
+      })
+      .filter((mount) => policyShows(mount.path));
   }
 
   // Which backends a glob/grep under `target` consults, with the path and globs each sees.
@@ -319,7 +337,8 @@ export class CompositeBackend implements BackendProtocol {
       [...groups].map(async ([backend, group]) => {
         let answers: R[];
         try {
-          answers = await call(backend, group.items);
+          const { route } = this.#table.resolve(checkedPath(pathOf(items[group.at[0]!]!)));
+          answers = await this.#in(route, () => call(backend, group.items));
         } catch (cause) {
           const error: BackendError = {
             code: "io",

@@ -1,3 +1,4 @@
+import { underMappedPolicy } from "../protocol/path-policy.js";
 import type {
   BackendProtocol,
   DeleteResult,
@@ -32,12 +33,17 @@ export class PrefixedBackend implements BackendProtocol {
   ) {
     if (typeof inner.delete === "function") {
       this.delete = async (path) => {
-        const result = await inner.delete!(this.in(path));
+        const result = await this.#under(() => inner.delete!(this.in(path)));
         return result.deleted
           ? { ...result, deleted: result.deleted.map((p) => this.out(p)) }
           : result;
       };
     }
+  }
+
+  // The inner backend judges its own paths ("/root/a.md") as this view's ("/a.md").
+  #under<T>(run: () => T): T {
+    return underMappedPolicy((inner) => this.out(inner), run);
   }
 
   private in(path: string): string {
@@ -56,49 +62,47 @@ export class PrefixedBackend implements BackendProtocol {
   }
 
   async ls(path: string): Promise<LsResult> {
-    const result = await this.inner.ls(this.in(path));
+    const result = await this.#under(() => this.inner.ls(this.in(path)));
     return { ...result, files: this.infos(result.files) };
   }
 
   read(path: string, options?: ReadOptions): Promise<ReadResult> {
-    return this.inner.read(this.in(path), options);
+    return this.#under(() => this.inner.read(this.in(path), options));
   }
 
   async write(path: string, content: string | Uint8Array): Promise<WriteResult> {
-    const result = await this.inner.write(this.in(path), content);
+    const result = await this.#under(() => this.inner.write(this.in(path), content));
     return result.path ? { ...result, path: this.out(result.path) } : result;
   }
 
   async edit(path: string, a: string, b: string, options?: EditOptions): Promise<EditResult> {
-    const result = await this.inner.edit(this.in(path), a, b, options);
+    const result = await this.#under(() => this.inner.edit(this.in(path), a, b, options));
     return result.path ? { ...result, path: this.out(result.path) } : result;
   }
 
   async glob(pattern: string, options: GlobOptions = {}): Promise<GlobResult> {
-    const result = await this.inner.glob(pattern, {
-      ...options,
-      path: this.in(options.path ?? "/"),
-    });
+    const result = await this.#under(() =>
+      this.inner.glob(pattern, { ...options, path: this.in(options.path ?? "/") }),
+    );
     return { ...result, files: this.infos(result.files) };
   }
 
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
-    const result = await this.inner.grep(pattern, {
-      ...options,
-      path: this.in(options.path ?? "/"),
-    });
+    const result = await this.#under(() =>
+      this.inner.grep(pattern, { ...options, path: this.in(options.path ?? "/") }),
+    );
     return { ...result, matches: result.matches?.map((m) => ({ ...m, path: this.out(m.path) })) };
   }
 
   async uploadFiles(files: FileUpload[]): Promise<FileUploadResult[]> {
-    const results = await this.inner.uploadFiles(
-      files.map((f) => ({ ...f, path: this.in(f.path) })),
+    const results = await this.#under(() =>
+      this.inner.uploadFiles(files.map((f) => ({ ...f, path: this.in(f.path) }))),
     );
     return results.map((r) => ({ ...r, path: this.out(r.path) }));
   }
 
   async downloadFiles(paths: string[]): Promise<FileDownloadResult[]> {
-    const results = await this.inner.downloadFiles(paths.map((p) => this.in(p)));
+    const results = await this.#under(() => this.inner.downloadFiles(paths.map((p) => this.in(p))));
     return results.map((r) => ({ ...r, path: this.out(r.path) }));
   }
 }

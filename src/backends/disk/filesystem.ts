@@ -11,6 +11,7 @@ import {
   fileMatchesGlob,
 } from "../protocol/file-query.js";
 import { looksBinary, mediaTypeOf } from "../protocol/media-types.js";
+import { activePathPolicy, type PathPolicy } from "../protocol/path-policy.js";
 import { checkVirtualPath } from "../protocol/paths.js";
 import type {
   BackendError,
@@ -33,7 +34,16 @@ import type {
 } from "../protocol/protocol.js";
 import { pageText, replaceInText } from "../protocol/text-content.js";
 import { ByteSearch } from "./byte-search.js";
-import { Confinement, errnoOf, FsFailure, joinShown, type OpenDir } from "./safe-fs.js";
+import { failureOf, invalidPath } from "./disk-errors.js";
+import { judgeOf, shows } from "./disk-policy.js";
+import {
+  Confinement,
+  errnoOf,
+  FsFailure,
+  joinShown,
+  type OpenDir,
+  type PathJudge,
+} from "./safe-fs.js";
 
 /** Options of `FilesystemBackend`. */
 export interface FilesystemBackendOptions {
@@ -62,7 +72,9 @@ type Located = { segments: string[]; shown: string } | { error: BackendError };
  * link, since one may be the same file as one outside (this includes hard-linked package
  * stores such as pnpm's). `grep` and `glob` never enter a symlinked directory. With
  * `virtualMode: false` paths are host paths and nothing is protected. Changes are
- * permanent. `grep` runs in-process (no ripgrep needed).
+ * permanent. `grep` runs in-process (no ripgrep needed). Under a path policy (the file tools'
+ * permissions), a symlink inside the root is judged by the path it leads to, and `ls`, `glob`
+ * and `grep` drop hidden entries before their caps.
  *
  * @example
  * const backend = new FilesystemBackend({ rootDir: "/srv/agent-workspace" });
@@ -96,14 +108,21 @@ export class FilesystemBackend implements BackendProtocol {
   async ls(path: string): Promise<LsResult> {
     const at = this.locate(path);
     if ("error" in at) return at;
+    const policy = activePathPolicy();
     return this.guard(at.shown, () => {
-      const dir = this.tree.openDir(at.segments, at.shown);
+      const dir = this.openSearchDir(at.segments, at.shown, policy);
+      if (!dir) {
+        const message = `${at.shown} leads through a symlink to a directory that may not be read`;
+        throw new FsFailure("permission_denied", message);
+      }
       try {
         const files: FileInfo[] = [];
         for (const name of fs.readdirSync(this.tree.listing(dir))) {
-          const stat = this.tree.statEntry(dir, name);
-          if (!stat) continue; // a symlink that leads out of the root or nowhere
+          const entry = this.tree.statEntry(dir, name);
+          if (!entry) continue; // a symlink that leads out of the root or nowhere
+          const { stat, canonical } = entry;
           const shown = joinShown(at.shown, name);
+          if (!shows(policy, shown, canonical, stat.isDirectory())) continue;
           const modifiedAt = stat.mtime.toISOString();
           if (stat.isDirectory()) files.push({ path: `${shown}/`, isDir: true, modifiedAt });
           else files.push({ path: shown, isDir: false, size: stat.size, modifiedAt });
@@ -118,8 +137,9 @@ export class FilesystemBackend implements BackendProtocol {
   async read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
     const at = this.locate(path);
     if ("error" in at) return at;
+    const judge = judgeOf(activePathPolicy());
     return this.guard(at.shown, () => {
-      const bytes = this.readBytes(at.segments, at.shown);
+      const bytes = this.readBytes(at.segments, at.shown, judge);
       if (mediaTypeOf(at.shown) || looksBinary(bytes)) {
         return { kind: "binary", bytes: new Uint8Array(bytes), size: bytes.length };
       }
@@ -130,9 +150,10 @@ export class FilesystemBackend implements BackendProtocol {
   async write(path: string, content: string | Uint8Array): Promise<WriteResult> {
     const at = this.locate(path);
     if ("error" in at) return at;
+    const judge = judgeOf(activePathPolicy());
     return this.guard(at.shown, () => {
       const data = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-      const file = this.tree.openFile(at.segments, at.shown, "write");
+      const file = this.tree.openFile(at.segments, at.shown, "write", judge);
       try {
         fs.ftruncateSync(file.fd, 0);
         writeAll(file.fd, data);
@@ -151,8 +172,9 @@ export class FilesystemBackend implements BackendProtocol {
   ): Promise<EditResult> {
     const at = this.locate(path);
     if ("error" in at) return at;
+    const judge = judgeOf(activePathPolicy());
     return this.guard(at.shown, () => {
-      const file = this.tree.openFile(at.segments, at.shown, "readwrite");
+      const file = this.tree.openFile(at.segments, at.shown, "readwrite", judge);
       try {
         this.checkSize(file.stat.size, at.shown);
         const bytes = fs.readFileSync(file.fd);
@@ -181,22 +203,30 @@ export class FilesystemBackend implements BackendProtocol {
     if (at.segments.length === 0 || (!this.virtualMode && at.shown === this.rootDir)) {
       return { error: invalidPath(path, "refusing to delete the root directory") };
     }
-    return this.guard(at.shown, () => ({ deleted: this.tree.remove(at.segments, at.shown) }));
+    const judge = judgeOf(activePathPolicy());
+    return this.guard(at.shown, () => ({
+      deleted: this.tree.remove(at.segments, at.shown, judge),
+    }));
   }
 
   async glob(pattern: string, options: GlobOptions = {}): Promise<GlobResult> {
     const at = this.locate(options.path ?? this.defaultSearchPath());
     if ("error" in at) return at;
     const max = capOf(options.maxResults, DEFAULT_GLOB_MAX_RESULTS);
+    const policy = activePathPolicy();
     return this.guard(at.shown, () => {
-      const dir = this.tree.openDir(at.segments, at.shown);
+      const dir = this.openSearchDir(at.segments, at.shown, policy);
+      if (!dir) return { files: [] };
       const found: FileInfo[] = [];
       let truncated = false;
       try {
         this.tree.walk(dir, at.shown, (entry) => {
           if (!fileMatchesGlob(pattern, entry.shown, at.shown)) return true;
-          const stat = this.tree.statEntry(entry.dir, entry.name);
-          if (!stat?.isFile()) return true;
+          const seen = this.tree.statEntry(entry.dir, entry.name);
+          if (!seen?.stat.isFile()) return true;
+          // Hidden files are dropped before the cap, so the cap says nothing about them.
+          if (!shows(policy, entry.shown, seen.canonical, false)) return true;
+          const { stat } = seen;
           if (found.length >= max) {
             truncated = true;
             return false;
@@ -222,10 +252,11 @@ export class FilesystemBackend implements BackendProtocol {
     if ("error" in at) return at;
     const max = capOf(options.maxCount, DEFAULT_GREP_MAX_COUNT);
     const search = new ByteSearch(pattern, max, this.maxFileSizeBytes);
+    const policy = activePathPolicy();
     return this.guard(at.shown, () => {
-      let dir: OpenDir;
+      let dir: OpenDir | undefined;
       try {
-        dir = this.tree.openDir(at.segments, at.shown);
+        dir = this.openSearchDir(at.segments, at.shown, policy);
       } catch (error) {
         // The path names one file (or a symlink to one): search it alone.
         const notDir =
@@ -238,15 +269,33 @@ export class FilesystemBackend implements BackendProtocol {
           return { matches: [] };
         }
         const file = this.tree.openFile(at.segments, at.shown, "read");
+        // A file reached through a link into a hidden place is searched as nothing at all.
+        if (!shows(policy, at.shown, file.canonical ?? at.shown, false)) {
+          fs.closeSync(file.fd);
+          return { matches: [] };
+        }
         search.file(file.fd, file.stat.size, at.shown);
         return search.result();
       }
+      if (!dir) return { matches: [] };
+      const opened = dir;
       try {
-        this.tree.walk(dir, at.shown, (entry) => {
+        this.tree.walk(opened, at.shown, (entry) => {
           if (options.glob && !fileMatchesGlob(options.glob, entry.shown, at.shown)) return true;
           if (mediaTypeOf(entry.name)) return true;
+          // Hidden files are skipped before counting, so counts and the cap reveal nothing;
+          // a symlink is judged again by where its descriptor really is.
+          const canonical = this.tree.canonicalChild(entry.dir, entry.name);
+          if (!shows(policy, entry.shown, canonical, false)) return true;
           const file = this.tree.openEntry(entry);
           if (!file) return true;
+          const real = entry.symlink
+            ? this.tree.canonicalOf(file.fd, this.tree.child(entry.dir, entry.name))
+            : canonical;
+          if (real !== canonical && !shows(policy, entry.shown, real, false)) {
+            fs.closeSync(file.fd);
+            return true;
+          }
           return search.file(file.fd, file.stat.size, entry.shown);
         });
       } finally {
@@ -266,11 +315,12 @@ export class FilesystemBackend implements BackendProtocol {
   }
 
   async downloadFiles(paths: string[]): Promise<FileDownloadResult[]> {
+    const judge = judgeOf(activePathPolicy());
     return paths.map((path): FileDownloadResult => {
       const at = this.locate(path);
       if ("error" in at) return { path, error: at.error };
       const read = this.guard(at.shown, () => ({
-        content: new Uint8Array(this.readBytes(at.segments, at.shown)),
+        content: new Uint8Array(this.readBytes(at.segments, at.shown, judge)),
       }));
       return { path: at.shown, ...read };
     });
@@ -294,8 +344,23 @@ export class FilesystemBackend implements BackendProtocol {
     return { segments: host.split("/").filter(Boolean), shown: host };
   }
 
-  private readBytes(segments: string[], shown: string): Buffer {
-    const file = this.tree.openFile(segments, shown, "read");
+  // Opens a directory to list or search, or undefined when it was reached through a symlink
+  // into a directory the policy hides (then nothing in it may be shown, or counted).
+  private openSearchDir(
+    segments: string[],
+    shown: string,
+    policy?: PathPolicy,
+  ): OpenDir | undefined {
+    const dir = this.tree.openDir(segments, shown);
+    const canonical = this.tree.canonicalDir(dir);
+    if (!policy || canonical === shown || policy.shows(canonical === "/" ? "/" : `${canonical}/`))
+      return dir;
+    this.tree.close(dir);
+    return undefined;
+  }
+
+  private readBytes(segments: string[], shown: string, judge?: PathJudge): Buffer {
+    const file = this.tree.openFile(segments, shown, "read", judge);
     try {
       this.checkSize(file.stat.size, shown);
       return fs.readFileSync(file.fd);
@@ -326,32 +391,6 @@ export class FilesystemBackend implements BackendProtocol {
 function writeAll(fd: number, data: Uint8Array): void {
   let at = 0;
   while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at, at);
-}
-
-const ERRNO: Record<string, [BackendError["code"], string]> = {
-  ENOENT: ["not_found", "no such file or directory"],
-  EISDIR: ["is_directory", "is a directory"],
-  ENOTDIR: ["not_a_directory", "a parent of this path is not a directory"],
-  EACCES: ["permission_denied", "permission denied by the operating system"],
-  EPERM: ["permission_denied", "operation not permitted by the operating system"],
-  ELOOP: ["invalid_path", "too many levels of symbolic links"],
-  ENAMETOOLONG: ["invalid_path", "file name too long"],
-  EEXIST: ["io", "a file is in the way"],
-  ENOSPC: ["io", "no space left on the device"],
-  EROFS: ["permission_denied", "read-only file system"],
-};
-
-// Never echoes Node's message: it names the host path, which virtual mode keeps private.
-function failureOf(error: unknown, shown: string): BackendError {
-  if (error instanceof FsFailure) return { code: error.code, message: error.message };
-  const errno = errnoOf(error);
-  const known = errno ? ERRNO[errno] : undefined;
-  if (known) return { code: known[0], message: `${shown}: ${known[1]}` };
-  return { code: "io", message: `${shown}: ${errno ?? "unexpected error"}` };
-}
-
-function invalidPath(input: string, reason: string): BackendError {
-  return { code: "invalid_path", message: `invalid path ${JSON.stringify(input)}: ${reason}` };
 }
 
 function capOf(value: number | undefined, fallback: number): number {

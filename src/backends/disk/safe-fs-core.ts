@@ -51,6 +51,8 @@ export class FsFailure extends Error {
 export interface OpenDir {
   fd: number;
   host: string;
+  /** The virtual path asked for to reach it, when opened by `openDir` (may differ from `host` through a symlink). */
+  walked?: string;
 }
 
 /** An open regular file, verified to live inside the root. */
@@ -59,6 +61,8 @@ export interface OpenFile {
   stat: fs.Stats;
   /** True when the open created the file. */
   created: boolean;
+  /** The canonical virtual path of the descriptor (where a symlink led), when known. */
+  canonical?: string;
 }
 
 /** The errno code of a Node error, or undefined. */
@@ -77,4 +81,27 @@ export interface TreeJail {
   listing(dir: OpenDir): string;
   close(dir: OpenDir | undefined): void;
   openDir(segments: readonly string[], shown: string, create?: boolean): OpenDir;
+}
+
+/**
+ * The real path of an open descriptor from `/proc/self/fd`. The kernel appends " (deleted)"
+ * once the entry is unlinked, but a sibling may also be *named* "<root> (deleted)": the
+ * suffix is stripped only when the descriptor's entry really is gone (no links left, or the
+ * stripped path is another file), else the name is taken literally; a deleted entry is
+ * refused as missing, since nothing can be done inside it.
+ */
+export function descriptorPath(fd: number): string {
+  const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+  const SUFFIX = " (deleted)";
+  if (!real.endsWith(SUFFIX)) return real;
+  const own = fs.fstatSync(fd);
+  let named: fs.Stats | undefined;
+  try {
+    named = fs.lstatSync(real);
+  } catch {
+    named = undefined;
+  }
+  // An existing entry with this very name and inode: a real name ending in " (deleted)".
+  if (named && named.dev === own.dev && named.ino === own.ino && own.nlink > 0) return real;
+  throw new FsFailure("not_found", "the file or directory was removed while in use");
 }

@@ -57,10 +57,12 @@ export function removeConfined(
   jail: TreeJail,
   segments: readonly string[],
   shown: string,
+  judge?: (parent: OpenDir, name: string) => void,
 ): string[] {
   const parent = jail.openDir(segments.slice(0, -1), shown);
   try {
     const name = segments[segments.length - 1]!;
+    judge?.(parent, name);
     const stat = fs.lstatSync(jail.child(parent, name));
     const removed: string[] = [];
     if (stat.isDirectory()) removeTree(jail, parent, name, shown, removed);

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import nodePath from "node:path";
+import type { PolicyOperation } from "../protocol/path-policy.js";
 import type { BackendErrorCode } from "../protocol/protocol.js";
 import {
   C,
   DIR_FLAGS,
+  descriptorPath,
   errnoOf,
   FsFailure,
   O_NOFOLLOW,
@@ -16,6 +18,7 @@ import {
 import { removeConfined, type WalkEntry, walkTree } from "./safe-fs-tree.js";
 
 export {
+  descriptorPath,
   errnoOf,
   FsFailure,
   joinShown,
@@ -23,6 +26,13 @@ export {
   type OpenFile,
 } from "./safe-fs-core.js";
 export type { WalkEntry } from "./safe-fs-tree.js";
+
+/**
+ * Judges the canonical virtual path an operation really reaches when a symlink led there
+ * from the path asked for; throws an `FsFailure` to refuse. Called before anything is created
+ * under a followed link, and again on the descriptor finally opened.
+ */
+export type PathJudge = (operation: PolicyOperation, canonical: string) => void;
 
 /**
  * Confined access to a directory tree on the real disk, for `FilesystemBackend`.
@@ -71,11 +81,16 @@ export class Confinement implements TreeJail {
    * land inside the root. With `create`, missing directories are made one by one, each in
    * its verified parent.
    */
-  openDir(segments: readonly string[], shown: string, create = false): OpenDir {
+  openDir(segments: readonly string[], shown: string, create = false, judge?: PathJudge): OpenDir {
     let dir = this.openRoot();
     try {
       for (const name of segments) {
-        const next = this.enterDir(dir, name, shown, create);
+        // A directory made below a followed symlink is a write of its real path.
+        const beforeCreate =
+          judge && this.followed(dir)
+            ? () => judge("write", this.canonicalChild(dir, name))
+            : undefined;
+        const next = this.enterDir(dir, name, shown, create, beforeCreate);
         this.close(dir);
         dir = next;
       }
@@ -96,13 +111,19 @@ export class Confinement implements TreeJail {
     segments: readonly string[],
     shown: string,
     mode: "read" | "readwrite" | "write",
+    judge?: PathJudge,
   ): OpenFile {
     if (segments.length === 0) throw new FsFailure("is_directory", `${shown} is a directory`);
-    const parent = this.openDir(segments.slice(0, -1), shown, mode === "write");
+    const parent = this.openDir(segments.slice(0, -1), shown, mode === "write", judge);
+    const operation = mode === "read" ? "read" : "write";
+    const asked = `/${segments.join("/")}`;
     try {
-      const target = this.child(parent, segments[segments.length - 1]!);
+      const name = segments[segments.length - 1]!;
+      const target = this.child(parent, name);
       let fd: number | undefined;
       let created = false;
+      const canonical = this.canonicalChild(parent, name);
+      if (judge && canonical !== asked) judge(operation, canonical);
       if (mode === "write") {
         try {
           // O_EXCL never follows a symlink, so a new file is always made in the verified parent.
@@ -115,9 +136,13 @@ export class Confinement implements TreeJail {
       const flags = mode === "read" ? C.O_RDONLY : mode === "write" ? C.O_WRONLY : C.O_RDWR;
       fd ??= this.openExisting(target, flags, shown);
       try {
-        return { fd, stat: this.checkRegular(fd, shown), created };
+        const stat = this.checkRegular(fd, shown);
+        const real = this.virtualOf(this.realPathOf(fd, target));
+        if (judge && real !== asked && real !== canonical) judge(operation, real);
+        return { fd, stat, created, canonical: real };
       } catch (error) {
         fs.closeSync(fd);
+        if (created) fs.rmSync(target, { force: true });
         throw error;
       }
     } finally {
@@ -155,16 +180,18 @@ export class Confinement implements TreeJail {
   }
 
   /**
-   * The stats of a directory entry as a listing shows it: a symlink's target when it lies
-   * inside the root; undefined for a symlink that leads out or nowhere, or a vanished entry.
+   * The stats of a directory entry as a listing shows it, with its canonical virtual path: a
+   * symlink's target when it lies inside the root; undefined for a symlink that leads out or
+   * nowhere, or a vanished entry.
    */
-  statEntry(dir: OpenDir, name: string): fs.Stats | undefined {
+  statEntry(dir: OpenDir, name: string): { stat: fs.Stats; canonical: string } | undefined {
     const path = this.child(dir, name);
     try {
       const own = fs.lstatSync(path);
-      if (!own.isSymbolicLink()) return own;
+      if (!own.isSymbolicLink()) return { stat: own, canonical: this.canonicalChild(dir, name) };
       const real = fs.realpathSync(path);
-      return this.inside(real) ? fs.statSync(real) : undefined;
+      if (!this.inside(real)) return undefined;
+      return { stat: fs.statSync(real), canonical: this.virtualOf(real) };
     } catch {
       return undefined; // vanished since the listing, or a dangling or looping symlink
     }
@@ -174,8 +201,36 @@ export class Confinement implements TreeJail {
    * Removes the file, symlink (never its target) or directory tree at `segments` and
    * returns the display path of every file and symlink removed.
    */
-  remove(segments: readonly string[], shown: string): string[] {
-    return removeConfined(this, segments, shown);
+  remove(segments: readonly string[], shown: string, judge?: PathJudge): string[] {
+    return removeConfined(this, segments, shown, (parent, name) => {
+      const canonical = this.canonicalChild(parent, name);
+      if (judge && canonical !== `/${segments.join("/")}`) judge("delete", canonical);
+    });
+  }
+
+  /**
+   * The virtual path of a real host path inside the root ("/" for the root itself); the host
+   * path unchanged when not confined.
+   */
+  virtualOf(real: string): string {
+    if (!this.confined || this.root === "/") return real;
+    return real === this.root ? "/" : real.slice(this.root.length);
+  }
+
+  /** The canonical virtual path of an open directory (where its descriptor really is). */
+  canonicalDir(dir: OpenDir): string {
+    return this.virtualOf(dir.host);
+  }
+
+  /** The canonical virtual path of `name` inside an open directory, not following `name`. */
+  canonicalChild(dir: OpenDir, name: string): string {
+    const base = this.canonicalDir(dir);
+    return base === "/" ? `/${name}` : `${base}/${name}`;
+  }
+
+  /** The canonical virtual path of an open descriptor (a file reached through a symlink). */
+  canonicalOf(fd: number, path: string): string {
+    return this.virtualOf(this.realPathOf(fd, path));
   }
 
   /** True when a real host path is the root or below it. */
@@ -186,12 +241,25 @@ export class Confinement implements TreeJail {
 
   private openRoot(): OpenDir {
     const fd = fs.openSync(this.root, DIR_FLAGS | O_NOFOLLOW);
-    return { fd, host: this.root };
+    return { fd, host: this.root, walked: "/" };
   }
 
-  private enterDir(dir: OpenDir, name: string, shown: string, create: boolean): OpenDir {
+  // True when `dir` was reached through a symlink (its real path is not the path walked).
+  private followed(dir: OpenDir): boolean {
+    return dir.walked !== undefined && dir.walked !== this.canonicalDir(dir);
+  }
+
+  private enterDir(
+    dir: OpenDir,
+    name: string,
+    shown: string,
+    create: boolean,
+    beforeCreate?: () => void,
+  ): OpenDir {
     const path = this.child(dir, name);
-    let fd = this.openDirNoFollow(path, create);
+    const walked =
+      dir.walked === undefined || dir.walked === "/" ? `/${name}` : `${dir.walked}/${name}`;
+    let fd = this.openDirNoFollow(path, create, beforeCreate);
     if (fd === undefined) {
       if (!fs.lstatSync(path).isSymbolicLink()) {
         throw new FsFailure("not_a_directory", `${shown}: a parent of this path is a file`);
@@ -209,12 +277,16 @@ export class Confinement implements TreeJail {
         `${shown}: a symlink in the path leads outside the root`,
       );
     }
-    return { fd, host };
+    return { fd, host, walked };
   }
 
   // The descriptor of a real directory (made first when missing and `create`), or undefined
   // when the name is a symlink or a file.
-  private openDirNoFollow(path: string, create: boolean): number | undefined {
+  private openDirNoFollow(
+    path: string,
+    create: boolean,
+    beforeCreate?: () => void,
+  ): number | undefined {
     try {
       return fs.openSync(path, DIR_FLAGS | O_NOFOLLOW);
     } catch (error) {
@@ -222,6 +294,7 @@ export class Confinement implements TreeJail {
       if (code === "ENOTDIR" || code === "ELOOP") return undefined;
       if (code !== "ENOENT" || !create) throw error;
     }
+    beforeCreate?.();
     try {
       fs.mkdirSync(path);
     } catch (error) {
@@ -293,7 +366,6 @@ export class Confinement implements TreeJail {
 
   private realPathOf(fd: number, path: string): string {
     if (!PROC_FD) return fs.realpathSync(path);
-    const real = fs.readlinkSync(`/proc/self/fd/${fd}`);
-    return real.endsWith(" (deleted)") ? real.slice(0, -10) : real;
+    return descriptorPath(fd);
   }
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_GREP_MAX_COUNT,
   fileMatchesGlob,
 } from "../protocol/file-query.js";
+import { activePathPolicy, type PathPolicy } from "../protocol/path-policy.js";
 import type {
   DeleteResult,
   EditResult,
@@ -84,7 +85,8 @@ export function applyFileChanges(map: Map<string, FileData>, changes: FileChange
 /**
  * Lists the direct children of a directory, sorted by path; directories end with "/" and
  * carry the latest `modifiedAt` below them. "/" always exists; another directory exists when
- * a file lies under it.
+ * a file lies under it. Under a path policy, files it hides count for nothing: a directory
+ * holding only hidden files does not exist (see `activePathPolicy`), and so for glob and grep.
  */
 export function lsFiles(files: FileMapView, args: { path: string }): LsResult {
   const target = canonical(args.path);
@@ -95,8 +97,10 @@ export function lsFiles(files: FileMapView, args: { path: string }): LsResult {
   }
   const prefix = dirPrefix(dir);
   const children = new Map<string, FileInfo>();
+  const hidden = hiddenBy(activePathPolicy());
   for (const [path, data] of files.entries()) {
     if (!path.startsWith(prefix) || path.length === prefix.length) continue;
+    if (hidden(path)) continue;
     const slash = path.indexOf("/", prefix.length);
     if (slash === -1) {
       children.set(path, {
@@ -108,6 +112,7 @@ export function lsFiles(files: FileMapView, args: { path: string }): LsResult {
       continue;
     }
     const childDir = path.slice(0, slash + 1);
+    if (hidden(childDir)) continue;
     const seen = children.get(childDir);
     if (!seen) children.set(childDir, { path: childDir, isDir: true, modifiedAt: data.modifiedAt });
     else if (seen.modifiedAt! < data.modifiedAt) seen.modifiedAt = data.modifiedAt;
@@ -212,8 +217,10 @@ export function globFiles(
   const dir = target.path;
   const prefix = dirPrefix(dir);
   const found: FileInfo[] = [];
+  const hidden = hiddenBy(activePathPolicy());
   for (const [path, data] of files.entries()) {
     if (!path.startsWith(prefix) || !fileMatchesGlob(args.pattern, path, dir)) continue;
+    if (hidden(path)) continue;
     found.push({ path, isDir: false, size: fileDataSize(data), modifiedAt: data.modifiedAt });
   }
   found.sort(byPath);
@@ -237,8 +244,10 @@ export function grepFiles(
   const dir = target.path;
   const { pattern, glob } = args;
   const hits: [string, string][] = [];
+  const hidden = hiddenBy(activePathPolicy());
   const single = dir === "/" ? undefined : files.get(dir);
   if (single) {
+    if (hidden(dir)) return { matches: [] };
     if (single.encoding === "utf-8" && (!glob || fileMatchesGlob(glob, dir, dir))) {
       if (single.content.includes(pattern)) hits.push([dir, single.content]);
     }
@@ -248,6 +257,7 @@ export function grepFiles(
       if (data.encoding !== "utf-8" || !path.startsWith(prefix)) continue;
       if (!data.content.includes(pattern)) continue;
       if (glob && !fileMatchesGlob(glob, path, dir)) continue;
+      if (hidden(path)) continue;
       hits.push([path, data.content]);
     }
     hits.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -302,6 +312,20 @@ function overlay(files: FileMapView, changes: FileChanges): FileMapView {
       for (const entry of files.entries()) if (!Object.hasOwn(changes, entry[0])) yield entry;
       for (const [path, data] of Object.entries(changes)) if (data) yield [path, data];
     },
+  };
+}
+
+// A predicate of what the policy hides; nothing without a policy. One decision per path.
+function hiddenBy(policy: PathPolicy | undefined): (path: string) => boolean {
+  if (!policy) return () => false;
+  const seen = new Map<string, boolean>();
+  return (path) => {
+    let hide = seen.get(path);
+    if (hide === undefined) {
+      hide = !policy.shows(path);
+      seen.set(path, hide);
+    }
+    return hide;
   };
 }
 

@@ -4,7 +4,9 @@
  * Every path is a virtual, absolute POSIX path ("/notes/a.md"). Every method is async and
  * reports failure through the `error` field of its result instead of throwing, so a
  * misbehaving model never crashes a run through a backend. Backends know nothing of tools,
- * prompts or permissions.
+ * prompts or permissions; the built-in ones consult the path policy in force
+ * (`activePathPolicy`, path-policy.ts) to judge the path they really touch and to drop hidden
+ * entries inside their walks.
  */
 
 /** Why a backend operation failed. Tools turn the code into model-facing text. */

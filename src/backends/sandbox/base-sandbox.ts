@@ -4,6 +4,7 @@ import {
   fileMatchesGlob,
 } from "../protocol/file-query.js";
 import { looksBinary, mediaTypeOf } from "../protocol/media-types.js";
+import { policyShows } from "../protocol/path-policy.js";
 import { checkVirtualPath } from "../protocol/paths.js";
 import type {
   BackendError,
@@ -106,7 +107,7 @@ find . -mindepth 1 -maxdepth 1 -printf '%y/%s/%T@/%P\\0' 2>/dev/null; exit 0`);
       if (type === "d") return { path: `${child}/`, isDir: true, modifiedAt };
       return { path: child, isDir: false, size: Number(size), modifiedAt };
     });
-    return { files: files.sort(byPath) };
+    return { files: files.filter((f) => policyShows(f.path)).sort(byPath) };
   }
 
   async read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
@@ -206,6 +207,8 @@ find . -mindepth 1 -type f -printf '%s/%T@/%P\\0' 2>/dev/null; exit 0`);
       const [size, mtime, rel] = splitFields(record, 2);
       const file = join(at.path, rel);
       if (!fileMatchesGlob(pattern, file, at.path)) continue;
+      // Hidden files are dropped before the cap, so the cap says nothing about them.
+      if (!policyShows(file)) continue;
       found.push({ path: file, isDir: false, size: Number(size), modifiedAt: isoOf(mtime) });
     }
     found.sort(byPath);
@@ -243,7 +246,8 @@ exit 0`);
     for (const rel of found) {
       const file = kind === "D" ? join(at.path, rel.slice(2)) : at.path;
       if (options.glob && !fileMatchesGlob(options.glob, file, base)) continue;
-      if (!mediaTypeOf(file)) candidates.push([rel, file]);
+      // Hidden files are never searched, so counts and the cap reveal nothing about them.
+      if (!mediaTypeOf(file) && policyShows(file)) candidates.push([rel, file]);
     }
     candidates.sort((a, b) => byPath({ path: a[1] }, { path: b[1] }));
     const virtualOf = new Map(candidates);

@@ -4,6 +4,7 @@ import { ConfigurationError } from "../../errors/configuration-error.js";
 import { runProcess } from "../disk/process-runner.js";
 import { Confinement, errnoOf, FsFailure } from "../disk/safe-fs.js";
 import { invalidOption, rejectUnknownOptions } from "../protocol/backend-options.js";
+import { activePathPolicy } from "../protocol/path-policy.js";
 import { checkVirtualPath, isUnder } from "../protocol/paths.js";
 import type {
   BackendError,
@@ -303,7 +304,11 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
     if (real !== this.rootDir && !real.startsWith(`${this.rootDir}/`)) {
       return { code: "permission_denied", message: `${shown} leads outside the workspace` };
     }
-    return this.refusal(real.slice(this.rootDir.length) || "/", mode);
+    const virtual = real.slice(this.rootDir.length) || "/";
+    const refused = activePathPolicy()?.refusal(mode, virtual);
+    if (refused !== undefined && virtual !== shown)
+      return { code: "permission_denied", message: refused };
+    return this.refusal(virtual, mode);
   }
 }
 

@@ -33,6 +33,8 @@ export function createGlobTool(ctx: FsToolContext) {
     run: async ({ pattern, path: raw }, config) => {
       const checked = pathOrError(raw ?? "/");
       if ("error" in checked) return errorMessage(config, GLOB_TOOL_NAME, checked.error);
+      // A hidden search root answers as an empty one, whether or not it exists.
+      if (!ctx.guard.shows(checked.path)) return "No files found";
       const result = await ctx.backend.glob(pattern, {
         path: checked.path,
         maxResults: DEFAULT_GLOB_MAX_RESULTS,

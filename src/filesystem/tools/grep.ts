@@ -89,6 +89,8 @@ export function createGrepTool(ctx: FsToolContext) {
     run: async ({ pattern, path: raw, glob, output_mode = "files_with_matches" }, config) => {
       const checked = pathOrError(raw ?? "/");
       if ("error" in checked) return errorMessage(config, GREP_TOOL_NAME, checked.error);
+      // A hidden search root answers as an empty one, whether or not it exists.
+      if (!ctx.guard.shows(checked.path)) return "No matches found.";
       const result = await ctx.backend.grep(pattern, {
         path: checked.path,
         glob,
