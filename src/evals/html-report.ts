@@ -18,10 +18,10 @@ tr.fail td{background:#fff2f2}tr.pass td{background:#f1fbf5}
 ol.timeline{list-style:none;margin:0;padding:0 0 0 18px;border-left:3px solid #c4cad6}
 ol.timeline li{position:relative;margin:0 0 10px;padding:6px 10px;border-radius:6px;background:#f6f7fa}
 ol.timeline li::before{content:"";position:absolute;left:-27px;top:10px;width:12px;height:12px;border-radius:50%;background:#6b7a99}
-li.ev-model::before{background:#3b6fd8}li.ev-tool::before{background:#7c8aa5}li.ev-tool.failed{background:#fff0f0}
-li.ev-tool.failed::before{background:#c62f2f}li.ev-approval::before{background:#d89b1f}
+ol.timeline li.ev-model::before{background:#3b6fd8}ol.timeline li.ev-tool.failed{background:#fff0f0}
+ol.timeline li.ev-tool.failed::before{background:#c62f2f}ol.timeline li.ev-approval::before{background:#d89b1f}
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{white-space:pre-wrap;margin:4px 0 0}
-.reason{color:#a32020}.up{color:#c62f2f}.down{color:#1f8a4c}
+.reason{color:#a32020}.worse{color:#c62f2f}.better{color:#1f8a4c}
 `;
 
 function eventItem(e: TrajectoryEvent): string {
@@ -61,7 +61,7 @@ function comparisonSection(c: ReportComparison): string {
   const moved = c.moved
     .map(
       (m) =>
-        `<tr data-moved="${esc(m.id)}"><td>${esc(m.id)}</td><td>${m.metric}</td><td class="num">${m.before}</td><td class="num ${m.after > m.before === (m.metric !== "passRate") ? "up" : "down"}">${m.after}</td></tr>`,
+        `<tr data-moved="${esc(m.id)}"><td>${esc(m.id)}</td><td>${m.metric}</td><td class="num">${m.before}</td><td class="num ${m.after > m.before === (m.metric !== "passRate") ? "worse" : "better"}">${m.after}</td></tr>`,
     )
     .join("");
   return `<h2>Before / after</h2><p>pass rate ${pct(c.passRate.before)} → ${pct(c.passRate.after)}${c.added.length ? `; added: ${esc(c.added.join(", "))}` : ""}${c.removed.length ? `; removed: ${esc(c.removed.join(", "))}` : ""}</p>
