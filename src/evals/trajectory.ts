@@ -101,6 +101,27 @@ function toolResultOf(message: ToolMessage, args: Record<string, unknown>): Tool
   };
 }
 
+/**
+ * The trajectory of a finished run from its messages alone (an `agent.invoke` result): each
+ * AI message is a model turn, each tool message a result. No times, and no subagent calls.
+ */
+export function trajectoryFromMessages(messages: BaseMessage[]): TrajectoryEvent[] {
+  const calls: ModelCall[] = messages
+    .filter((m) => m.getType() === "ai")
+    .map((m) => ({ request: [], response: m as AIMessage, ms: 0 }));
+  const byResponse = new Map(calls.map((c) => [c.response, c]));
+  // Replay the messages in order: each AI message's request is everything before it.
+  messages.forEach((m, i) => {
+    const call = byResponse.get(m as AIMessage);
+    if (call) call.request = messages.slice(0, i);
+  });
+  return buildTrajectory(calls, messages).map((e) => {
+    if (e.kind !== "model") return e;
+    const { ms: _ms, ...rest } = e;
+    return rest;
+  });
+}
+
 /** The model turns of a trajectory. */
 export const modelTurns = (t: TrajectoryEvent[]) =>
   t.filter((e): e is ModelTurn => e.kind === "model");
