@@ -2,11 +2,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseEvalArgs, progressBar } from "../../src/cli/eval-command.js";
+import { CLI_ENTRY, ROOT } from "./delve-bin.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DESK = "examples/ticket-desk/evals/tasks.ts";
 const CASSETTE = "examples/ticket-desk/evals/desk.cassette.json";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-cli-eval-"));
@@ -14,7 +13,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // The CLI as a user runs it on a TypeScript task set: node with the tsx loader.
 function delve(...args: string[]) {
-  const out = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  const out = spawnSync(process.execPath, ["--import", "tsx", CLI_ENTRY, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     timeout: 90_000,
@@ -116,7 +115,7 @@ describe("delve eval", () => {
 
   it("on a terminal it draws a progress bar instead of lines", () => {
     // script(1) gives the command a pseudo-terminal, as an interactive shell would.
-    const command = `${process.execPath} --import tsx src/cli/main.ts eval ${DESK} --replay ${CASSETTE}`;
+    const command = `${process.execPath} --import tsx ${CLI_ENTRY} eval ${DESK} --replay ${CASSETTE}`;
     const out = spawnSync("script", ["-qec", command, "/dev/null"], {
       cwd: ROOT,
       encoding: "utf8",
