@@ -88,6 +88,17 @@ describe("vitest matchers on an agent.invoke result, without the runner", () => 
   });
 });
 
+describe("registerDelveMatchers", () => {
+  it("without an argument imports vitest itself and extends its expect", async () => {
+    await registerDelveMatchers();
+    const { expect: imported } = await import("vitest");
+    imported([]).toNotHaveCalledTool("anything");
+    expect(() => imported([]).toHaveCalledTool("get_ticket")).toThrow(
+      "get_ticket was never called (calls: none)",
+    );
+  });
+});
+
 describe("delve/testing without vitest installed", () => {
   it("imports, runs ScriptedChatModel, and says vitest is needed only where it is", () => {
     const root = fileURLToPath(new URL("../../", import.meta.url));
