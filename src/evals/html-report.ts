@@ -11,7 +11,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .meta{color:#5a6172;margin-bottom:16px}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #d5d9e2;padding:5px 8px;text-align:left;vertical-align:top}
-th{background:#eef1f6}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#eef1f6}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-weight:600}
 .pass .badge,.badge.pass{background:#1f8a4c}.fail .badge,.badge.fail{background:#c62f2f}
 tr.fail td{background:#fff2f2}tr.pass td{background:#f1fbf5}

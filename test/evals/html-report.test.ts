@@ -19,6 +19,8 @@ import { countColor, decodePng, luminanceSpread } from "./png.js";
 
 const chromium = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-html-"));
+// Its own profile directory, so parallel Chromium runs never share a profile lock.
+const profile = () => `--user-data-dir=${fs.mkdtempSync(path.join(dir, "profile-"))}`;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const setOf = () =>
@@ -87,6 +89,7 @@ describe.skipIf(needsChromium)("the HTML report in headless Chromium", () => {
           "--headless",
           "--no-sandbox",
           "--disable-gpu",
+          profile(),
           "--window-size=1200,1400",
           ...args,
           `file://${file}`,
@@ -144,6 +147,7 @@ describe.skipIf(needsChromium)("the HTML report in headless Chromium", () => {
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
+        profile(),
         "--window-size=400,300",
         `--screenshot=${shot}`,
         `file://${file}`,
