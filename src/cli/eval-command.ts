@@ -121,9 +121,21 @@ export async function evalCommand(args: string[]): Promise<number> {
     );
     return 2;
   }
-  const previous: EvalReport | undefined = flags.compare
-    ? JSON.parse(readFileSync(flags.compare, "utf8"))
-    : undefined;
+  let previous: EvalReport | undefined;
+  if (flags.compare) {
+    try {
+      previous = JSON.parse(readFileSync(flags.compare, "utf8"));
+    } catch (error) {
+      console.error(
+        `delve eval: cannot read --compare ${flags.compare}: ${(error as Error).message}`,
+      );
+      return 2;
+    }
+    if (previous?.format !== "delve-eval-report") {
+      console.error(`delve eval: ${flags.compare} is not a report written by delve eval --json.`);
+      return 2;
+    }
+  }
   const tty = process.stderr.isTTY === true;
   const report = await runTaskSet(taskSet, {
     ...(flags.model ? { model: flags.model } : {}),

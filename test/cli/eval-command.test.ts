@@ -88,6 +88,11 @@ describe("delve eval", () => {
       2,
       "delve eval: the default export of test/cli/fixtures/not-a-task-set.ts is not a task set made by defineTaskSet.",
     ]);
+    const badCompare = delve("eval", DESK, "--replay", CASSETTE, "--compare", CASSETTE);
+    expect([badCompare.code, badCompare.stderr.trim()]).toEqual([
+      2,
+      `delve eval: ${CASSETTE} is not a report written by delve eval --json.`,
+    ]);
     expect(parseEvalArgs([DESK, "--record", "a.json", "--replay", CASSETTE])).toBe(
       "use --record or --replay, not both",
     );

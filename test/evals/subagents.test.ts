@@ -1,7 +1,13 @@
 import { tool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { calledTool, defineTaskSet, maxModelCalls, readOnly, runTaskSet } from "../../src/evals/index.js";
+import {
+  calledTool,
+  defineTaskSet,
+  maxModelCalls,
+  readOnly,
+  runTaskSet,
+} from "../../src/evals/index.js";
 import { createDeepAgent, ok } from "../../src/index.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 
@@ -16,12 +22,25 @@ describe("a subagent's work is part of the trajectory", () => {
     const set = defineTaskSet({
       name: "delegation",
       agent: (model) => createDeepAgent({ model, tools: [refund] }),
-      tasks: [{ id: "look", input: "Look at ORD-1.", expect: [readOnly(), maxModelCalls(2), calledTool("refund_order", { id: "ORD-1" })] }],
+      tasks: [
+        {
+          id: "look",
+          input: "Look at ORD-1.",
+          expect: [readOnly(), maxModelCalls(2), calledTool("refund_order", { id: "ORD-1" })],
+        },
+      ],
     });
     // Parent delegates; the general-purpose subagent (same model) refunds, answers; parent answers.
     const model = () =>
       new ScriptedChatModel([
-        { toolCalls: [{ name: "task", args: { description: "Check ORD-1.", subagent_type: "general-purpose" } }] },
+        {
+          toolCalls: [
+            {
+              name: "task",
+              args: { description: "Check ORD-1.", subagent_type: "general-purpose" },
+            },
+          ],
+        },
         { toolCalls: [{ name: "refund_order", args: { id: "ORD-1" } }] },
         "Refunded ORD-1.",
         "The subagent refunded ORD-1.",
