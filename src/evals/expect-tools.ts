@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { toolCallsOf, toolResults } from "./trajectory.js";
+import { toolCallsOf, toolResults, totalUsage } from "./trajectory.js";
 import type { Expectation, ExpectationResult, ModelTurn, TaskOutcome } from "./types.js";
 
 /** Arguments a call must have: a partial object (deep) or a predicate over all arguments. */
@@ -224,6 +224,23 @@ export function maxToolErrors(n: number): Expectation {
       if (errors.length <= n) return PASS;
       const list = errors.map((r) => `${r.name}${r.code ? `: ${r.code}` : ""}`).join(", ");
       return fail(`budget maxToolErrors(${n}) exceeded: ${errors.length} tool errors (${list})`);
+    },
+  };
+}
+
+/**
+ * At most `n` tokens over the run's model calls (input plus output, as the provider reports
+ * them; a model that reports no usage counts 0).
+ *
+ * @example
+ * maxTokens(20_000)
+ */
+export function maxTokens(n: number): Expectation {
+  return {
+    label: `maxTokens(${n})`,
+    check(outcome) {
+      const { total } = totalUsage(outcome.trajectory);
+      return total <= n ? PASS : fail(`budget maxTokens(${n}) exceeded: ${total} tokens`);
     },
   };
 }

@@ -21,6 +21,7 @@ export {
   calledInOrder,
   calledTool,
   maxModelCalls,
+  maxTokens,
   maxToolErrors,
   noMutationBeforeApproval,
   notCalledTool,

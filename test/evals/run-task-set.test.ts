@@ -9,6 +9,7 @@ import {
   CassetteDriftError,
   calledTool,
   defineTaskSet,
+  maxTokens,
   noFalseSuccess,
   runTaskSet,
 } from "../../src/evals/index.js";
@@ -99,6 +100,13 @@ describe("runTaskSet", () => {
     expect(report.tasks[1]!.runs[0]!.cost).toBeUndefined();
     expect(paid.ms).toBeGreaterThanOrEqual(0);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+    const set = taskSet();
+    const budget = defineTaskSet({
+      ...set,
+      tasks: [{ ...set.tasks[0]!, expect: [maxTokens(2000)] }],
+    });
+    const over = await runTaskSet(budget, { model: scripted });
+    expect(over.tasks[0]!.reason).toBe("budget maxTokens(2000) exceeded: 2130 tokens");
   });
 
   it("repeat: k runs per task and a pass rate; a failing run gives the task's reason", async () => {
