@@ -59,9 +59,7 @@ export function answerMatches(pattern: TextPattern | { judge: string }): Expecta
       label: `answerMatches(judge: ${pattern.judge})`,
       async check(outcome, { judge }) {
         if (!judge) {
-          return fail(
-            "answerMatches({ judge }) needs a judge model: runTaskSet(set, { judge }) or --judge",
-          );
+          return fail("answerMatches({ judge }) needs a judge model: runTaskSet(set, { judge })");
         }
         const reply = await judge.invoke([
           new SystemMessage(JUDGE_PROMPT),
