@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^delve\/testing$/, replacement: here("./src/testing/index.ts") },
       { find: /^delve\/sqlite$/, replacement: here("./src/stores/index.ts") },
+      { find: /^delve\/evals$/, replacement: here("./src/evals/index.ts") },
       { find: /^delve\/mcp$/, replacement: here("./src/mcp/index.ts") },
       { find: /^delve\/backend$/, replacement: here("./src/backends/index.ts") },
       { find: /^delve$/, replacement: here("./src/index.ts") },

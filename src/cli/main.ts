@@ -11,6 +11,11 @@ Usage:
       Load an agent built with createDeepAgent from a JavaScript module (its default
       export, or the named export) and print what the model is handed: visible and
       hidden tools, characters and estimated tokens per tool. Calls no model.
+  delve eval <module> [--model provider:model] [--record FILE | --replay FILE]
+             [--repeat k] [--compare previous.json] [--json out.json] [--html report.html]
+      Run the task set that the module exports by default (defineTaskSet from
+      delve/evals): each task with the model, recording to or replaying from a
+      cassette, k times each. Prints a table; exit code 1 when a task fails.
   delve --version     Print the version.
   delve --help        Print this help.
 `;
@@ -68,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "surface") return surface(rest);
+  if (command === "eval") return (await import("./eval-command.js")).evalCommand(rest);
   console.error(`delve: unknown command "${command}". Run delve --help.`);
   return 2;
 }

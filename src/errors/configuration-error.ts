@@ -5,9 +5,11 @@ const MARKER = Symbol.for("delve.error.ConfigurationError");
 /** Every `code` a `ConfigurationError` can carry: the rule the options broke. */
 export const CONFIGURATION_ERROR_CODES = [
   "BACKEND_FACTORY",
+  "CASSETTE_UNREADABLE",
   "CHECKPOINTER_REQUIRED",
   "DUPLICATE_TOOL",
   "INVALID_BACKEND",
+  "INVALID_EVAL_OPTIONS",
   "INVALID_FS_TOOLS",
   "INVALID_IDEMPOTENCY_KEY",
   "INVALID_INTERRUPT_ON",
@@ -26,6 +28,7 @@ export const CONFIGURATION_ERROR_CODES = [
   "INVALID_ROUTES",
   "INVALID_STORE",
   "INVALID_SUBAGENT",
+  "INVALID_TASK_SET",
   "INVALID_TOOL",
   "INVALID_TOOL_ERRORS",
   "MCP_TOOL_CONFLICT",
@@ -36,6 +39,7 @@ export const CONFIGURATION_ERROR_CODES = [
   "MISSING_OPTION",
   "MISSING_PATH",
   "NOT_A_DEEP_AGENT",
+  "NOT_A_RUN",
   "READ_FILE_REQUIRED",
   "REQUIRED_MIDDLEWARE",
   "SANDBOX_UNAVAILABLE",
@@ -53,6 +57,7 @@ export const CONFIGURATION_ERROR_CODES = [
   "UNKNOWN_MIDDLEWARE",
   "UNKNOWN_MODEL_PROVIDER",
   "UNKNOWN_OPTION",
+  "VITEST_MISSING",
 ] as const;
 
 /** The rule a `ConfigurationError` reports (one of `CONFIGURATION_ERROR_CODES`). */

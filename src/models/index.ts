@@ -2,4 +2,10 @@
 // tests. Every name here is public API, re-exported by the package root (and `delve/testing`).
 
 export { LazyChatModel } from "./lazy-chat-model.js";
-export { ScriptedChatModel, type ScriptedStep, type ScriptedToolCall } from "./scripted-model.js";
+export {
+  ScriptedChatModel,
+  type ScriptedReply,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedUsage,
+} from "./scripted-model.js";

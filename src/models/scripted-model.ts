@@ -9,21 +9,32 @@ export interface ScriptedToolCall {
   id?: string;
 }
 
+/** Token counts a scripted reply reports as its usage metadata, as a provider would. */
+export interface ScriptedUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A scripted reply given as an object. */
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: ScriptedUsage;
+}
+
 /** One scripted reply: text, tool calls, or a function of the conversation so far. */
 export type ScriptedStep =
   | string
-  | { text?: string; toolCalls?: ScriptedToolCall[] }
-  | ((
-      messages: BaseMessage[],
-      call: { tools: string[] },
-    ) => string | { text?: string; toolCalls?: ScriptedToolCall[] });
+  | ScriptedReply
+  | ((messages: BaseMessage[], call: { tools: string[] }) => string | ScriptedReply);
 
 /**
  * A chat model that replies from a script, for tests, demos and benchmarks with no provider.
  * Each call takes the next step; a step can be a function of the messages received so it
  * can answer from real tool results (it also gets the names of the tools bound). Past the
  * end of the script it throws, so a test notices an unexpected extra call. `calls` records
- * what each call received; `used` counts the steps taken. Also exported from `delve/testing`.
+ * what each call received; `used` counts the steps taken. A step with `usage` reports those
+ * token counts as usage metadata (model name "scripted"). Also exported from `delve/testing`.
  *
  * @example
  * const model = new ScriptedChatModel([
@@ -76,9 +87,22 @@ export class ScriptedChatModel extends BaseChatModel {
       );
     }
     const reply = typeof step === "function" ? step(messages, { tools }) : step;
-    const { text = "", toolCalls = [] } = typeof reply === "string" ? { text: reply } : reply;
+    const {
+      text = "",
+      toolCalls = [],
+      usage,
+    } = typeof reply === "string" ? { text: reply } : reply;
     const message = new AIMessage({
       content: text,
+      ...(usage
+        ? {
+            response_metadata: { model_name: "scripted" },
+            usage_metadata: {
+              ...usage,
+              total_tokens: usage.input_tokens + usage.output_tokens,
+            },
+          }
+        : {}),
       tool_calls: toolCalls.map((c) => ({
         name: c.name,
         args: c.args,

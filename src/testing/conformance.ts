@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+
+// vitest is an optional peer: loaded here when installed, so that an app without it can
+// still import delve/testing (for ScriptedChatModel); only the suite itself needs it.
+const vitest: typeof import("vitest") | undefined = await import("vitest").catch(() => undefined);
 
 /** What `runBackendConformance` needs: a fresh, empty backend per test, and its cleanup. */
 export interface ConformanceSubject {
@@ -37,6 +41,13 @@ export function runBackendConformance(
   makeBackend: () => Promise<ConformanceSubject> | ConformanceSubject,
   options: ConformanceOptions = {},
 ): void {
+  if (!vitest) {
+    throw new ConfigurationError(
+      "VITEST_MISSING",
+      "runBackendConformance runs inside vitest: npm install -D vitest.",
+    );
+  }
+  const { describe, expect, it } = vitest;
   const timeout = options.timeoutMs ?? 30_000;
   const notRootEntry = (path: string) => !options.rootEntries?.includes(path);
   const test = (title: string, body: (b: BackendProtocol) => Promise<void>) =>

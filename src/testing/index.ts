@@ -1,9 +1,23 @@
-// The `delve/testing` entry: the scripted model and the backend conformance suite (which needs
-// vitest). Every name here is public API.
+// The `delve/testing` entry: the scripted model, the backend conformance suite and the vitest
+// matchers (vitest is loaded only when they are used). Every name here is public API.
 
-export { ScriptedChatModel, type ScriptedStep, type ScriptedToolCall } from "../models/index.js";
+export {
+  ScriptedChatModel,
+  type ScriptedReply,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedUsage,
+} from "../models/index.js";
 export {
   type ConformanceOptions,
   type ConformanceSubject,
   runBackendConformance,
 } from "./conformance.js";
+export {
+  type AgentRunLike,
+  type DelveMatchers,
+  delveMatchers,
+  outcomeOf,
+  type ReadOnlyOptions,
+  registerDelveMatchers,
+} from "./matchers.js";

@@ -63,6 +63,22 @@ const WRITE_VERBS = new Set([
   "save",
 ]);
 
+/**
+ * How a tool's name reads by its leading verb, as `undeclared-side-effect` classifies it:
+ * `"read"` (get_, list_, search_, ...), `"write"` (update_, delete_, send_, ...), or
+ * undefined for any other verb. The evals' `readOnly()` uses it for tools that declare no
+ * `metadata.mutates`.
+ *
+ * @example
+ * toolVerbKind("update_ticket") // "write"
+ */
+export function toolVerbKind(name: string): "read" | "write" | undefined {
+  const verb = nameTokens(name)[0] ?? "";
+  if (READ_VERBS.has(verb)) return "read";
+  if (WRITE_VERBS.has(verb)) return "write";
+  return undefined;
+}
+
 // "this tool writes/sends ...": third-person write verbs, or "and send ..." chained on a read.
 const WRITES_THIRD_PERSON =
   /\b(writes|creates|deletes|removes|updates|modifies|changes|sends|emails|notifies|posts|publishes|charges|cancels|marks|saves|stores|inserts|submits|approves|closes|archives|moves|renames|overwrites|resets|assigns|refunds|transfers|pays)\b/gi;
