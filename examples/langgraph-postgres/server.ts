@@ -1,7 +1,8 @@
 // The ticket desk served over HTTP on PostgreSQL: LangGraph's embed server
 // (`createEmbedServer` from @langchain/langgraph-api, in serve/) with PostgresSaver for the
 // checkpoints and PostgresStore for the users' files and the thread list, so threads
-// survive a restart and several server processes can share one database.
+// survive a restart. One process per database here: the embed server queues a thread's runs
+// in memory, so two processes would not see each other's queues (not tested).
 //
 //   (cd serve && npm ci)   # once
 //   DELVE_PG_URL=postgresql://user@host:5432/db npx tsx examples/langgraph-postgres/server.ts

@@ -190,7 +190,9 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
     const theirs = await bob().threads.getState(other.thread_id);
     expect(lastText(theirs.values)).not.toContain("alice's notes");
     expect(lastText(theirs.values)).toMatch(/not found|does not exist|no such/i);
-    // Nor through the API: alice's thread and alice's store namespace are closed to bob.
+    // Nor through the API: no token, no access; alice's thread and store are closed to bob.
+    const anonymous = await fetch(`${server!.url}/threads`, { method: "POST", body: "{}" });
+    expect(anonymous.status).toBe(401);
     await expect(bob().threads.get(first.thread_id)).rejects.toThrow(/404|not found/i);
     await expect(
       bob().store.getItem(["ticket-desk", "users", "alice", "files"], "/user/profile.md"),
@@ -207,6 +209,7 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
     const historyBefore = await alice().threads.getHistory(threadId, { limit: 200 });
     await server!.stop();
     await start();
+    // A MemorySaver (the graph's own) would have lost the thread: the server's replaced it.
     const after = await alice().threads.getState(threadId);
     expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
     expect(filesOf(after.values)).toEqual(filesOf(before.values));
