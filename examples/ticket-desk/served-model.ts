@@ -1,7 +1,7 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import type { ScriptedStep } from "delve";
+import type { ScriptedStep, ScriptedToolCall } from "delve";
 import { toolText } from "delve/mcp";
 import { deskModel } from "./desk-model.js";
 
@@ -10,11 +10,12 @@ import { deskModel } from "./desk-model.js";
  * one run), this one reads the step from the thread itself (the number of model replies
  * since the last user message), so any number of threads, resumes, forks and restarts can
  * share it. A user message made of `call <tool> <json args>` lines calls those tools in
- * parallel and then reports their results; any other message runs the seed's desk task.
+ * parallel and then reports their results (arguments that are not JSON get a one-line
+ * answer); any other message runs the seed's desk task.
  *
  * @example
  * // user: call write_file {"file_path":"/notes.md","content":"hello"}
- * // model: write_file(...) then "write_file: Updated file /notes.md"
+ * // model: write_file(...), then "write_file: Wrote /notes.md (1 line)."
  * createDeepAgent({ model: servedDeskModel(), tools: mcp.tools });
  */
 export function servedDeskModel(): BaseChatModel {
@@ -61,8 +62,14 @@ function scriptFor(request: string): readonly ScriptedStep[] {
   const lines = request.split("\n").filter((line) => line.trim() !== "");
   const calls = lines.map((line) => CALL_LINE.exec(line.trim()));
   if (calls.length === 0 || calls.some((c) => c === null)) return deskModel().steps;
+  let toolCalls: ScriptedToolCall[];
+  try {
+    toolCalls = calls.map((c) => ({ name: c![1]!, args: JSON.parse(c![2]!) }));
+  } catch (error) {
+    return [`The arguments are not JSON: ${(error as Error).message}`];
+  }
   return [
-    { toolCalls: calls.map((c) => ({ name: c![1]!, args: JSON.parse(c![2]!) })) },
+    { toolCalls },
     (turn) =>
       turn
         .filter((m) => m.getType() === "tool")
