@@ -21,8 +21,9 @@ const userPrefix = (user: string) => ["ticket-desk", "users", user];
 
 /**
  * Who is calling: `Authorization: Bearer <token>` looked up in TICKET_DESK_TOKENS. Threads
- * (and their runs) belong to the user who created them; the store API only opens a user's
- * own namespace, so nobody reads another user's `/user/` files through it either.
+ * (and their runs) belong to the user who created them, and other users get 404; the store
+ * API only opens a user's own namespace, so nobody reads another user's `/user/` files
+ * through it either.
  *
  * @example
  * new Client({ apiUrl, defaultHeaders: { Authorization: "Bearer s3cret-a" } });
@@ -45,8 +46,9 @@ export const auth = new Auth()
       throw new HTTPException(403, { message: "only your own namespace is open" });
     }
   })
-  .on("*", ({ user, value }) => {
-    // Stamp the owner on what is created, and only show what the caller owns.
+  .on("threads", ({ user, value }) => {
+    // Stamp the owner on a new thread (and run), and only show the caller's own threads.
+    // Assistants stay shared: the served graph's assistant is the server's, not a user's.
     const record = value as { metadata?: Record<string, unknown> | null };
     if (record && typeof record === "object" && "metadata" in record) {
       record.metadata = { ...(record.metadata ?? {}), owner: user.identity };

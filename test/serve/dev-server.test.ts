@@ -197,6 +197,8 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
     await expect(
       bob().store.getItem(["ticket-desk", "users", "alice", "files"], "/user/profile.md"),
     ).rejects.toThrow(/403/);
+    // The served graph's assistant is shared by all users.
+    expect((await bob().assistants.search()).map((a) => a.graph_id)).toContain(GRAPH);
     const item = await alice().store.getItem(
       ["ticket-desk", "users", "alice", "files"],
       "/profile.md",
