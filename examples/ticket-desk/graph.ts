@@ -7,17 +7,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
-import {
-  CompositeBackend,
-  createDeepAgent,
-  ScriptedChatModel,
-  StateBackend,
-  StoreBackend,
-} from "delve";
+import { CompositeBackend, createDeepAgent, StateBackend, StoreBackend } from "delve";
 import { connectMcp } from "delve/mcp";
-import { chooseModel, ticketDeskStdio } from "./agent.js";
+import { ticketDeskStdio } from "./agent.js";
 import { seedTicketDb } from "./database.js";
-import { servedDeskModel } from "./served-model.js";
+import { servedModel } from "./served-model.js";
 
 const SYSTEM_PROMPT =
   "You are a support desk assistant. Ticket data comes only from the ticket tools: never invent it. Save what you are asked to write with write_file. Files under /user/ are the user's own and stay across conversations.";
@@ -34,7 +28,6 @@ function ticketDatabase(): string {
 // One MCP connection for the server's lifetime; the ticket server is a child process over
 // stdio, so it ends with the server.
 const mcp = await connectMcp({ ticket: ticketDeskStdio(ticketDatabase()) });
-const chosen = chooseModel();
 
 /**
  * The served ticket desk: the MCP ticket tools and Delve's file tools. Files live in the
@@ -46,8 +39,7 @@ const chosen = chooseModel();
  * its own checkpointer (and store) in its place.
  */
 export const graph = createDeepAgent({
-  // The counting desk model serves one run; the server needs one that reads the thread.
-  model: chosen instanceof ScriptedChatModel ? servedDeskModel() : chosen,
+  model: servedModel(),
   tools: mcp.tools,
   systemPrompt: SYSTEM_PROMPT,
   backend: new CompositeBackend({

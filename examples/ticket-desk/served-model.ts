@@ -1,9 +1,22 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import type { ScriptedStep, ScriptedToolCall } from "delve";
+import { ScriptedChatModel, type ScriptedStep, type ScriptedToolCall } from "delve";
 import { toolText } from "delve/mcp";
+import { chooseModel } from "./agent.js";
 import { deskModel } from "./desk-model.js";
+
+/**
+ * The served graph's model: the demo's choice (a provider when its key is set), except that
+ * the offline fallback is `servedDeskModel()`, which many threads can share.
+ *
+ * @example
+ * servedModel({ OPENAI_API_KEY: "sk-..." }); // "openai:gpt-5.5"
+ */
+export function servedModel(env: NodeJS.ProcessEnv = process.env): string | BaseChatModel {
+  const chosen = chooseModel(env);
+  return chosen instanceof ScriptedChatModel ? servedDeskModel() : chosen;
+}
 
 /**
  * The scripted desk model for a server: where `deskModel()` counts its calls (one script,

@@ -6,7 +6,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createDeepAgent } from "delve";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { servedDeskModel } from "../../examples/ticket-desk/served-model.js";
+import { servedDeskModel, servedModel } from "../../examples/ticket-desk/served-model.js";
 
 const say = (content: string) => ({ messages: [{ role: "user", content }] });
 const write = (path: string, content: string) =>
@@ -76,5 +76,13 @@ describe("the served desk model", () => {
       configurable: { thread_id: "bad" },
     });
     expect(messages.at(-1)?.text).toMatch(/^The arguments are not JSON: /);
+  });
+
+  it("gives way to a provider when its key is set, as the demo does", () => {
+    expect(servedModel({ OPENAI_API_KEY: "sk-test" })).toBe("openai:gpt-5.5");
+    expect(servedModel({ ANTHROPIC_API_KEY: "sk-test" })).toBe("anthropic:claude-sonnet-4-6");
+    const offline = servedModel({});
+    expect(offline).not.toBeTypeOf("string");
+    expect((offline as any)._llmType()).toBe("scripted-thread");
   });
 });
