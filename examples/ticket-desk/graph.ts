@@ -1,5 +1,5 @@
 // The ticket desk agent as a LangGraph graph, for LangGraph's own server: `langgraph.json`
-// at the repo root names `graph` below (`npx --prefix serve langgraphjs dev`). Offline it
+// at the repo root names `graph` below (`serve/node_modules/.bin/langgraphjs dev`). Offline it
 // runs on the scripted desk model; with OPENAI_API_KEY or ANTHROPIC_API_KEY set, on that
 // provider, like `npm run demo`. TICKET_DESK_DB=<path> serves an existing ticket database;
 // otherwise a freshly seeded one in a temporary folder, removed at exit.
