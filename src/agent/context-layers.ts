@@ -156,6 +156,7 @@ export function contextLayers(
       contextWindow: window,
       backend: at.harness,
       agentName: at.agentName,
+      agentModel: at.model,
       mentions: at.mentions,
       // Configured explicitly, an unknown window is an error; by default, assume a common one.
       defaultContextWindow: settings.summarization || window ? undefined : DEFAULT_CONTEXT_WINDOW,

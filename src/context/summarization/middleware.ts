@@ -56,6 +56,12 @@ export interface SummarizationOptions {
    * `ConfigurationError`; `createDeepAgent` sets it for its default summarization.
    */
   defaultContextWindow?: number;
+  /**
+   * The model of the agent this layer serves, whose window decides when to summarise (a
+   * separate `model` only writes the summary). Given, an agent model with no known window
+   * and no `contextWindow` is a construction error; `createDeepAgent` passes it.
+   */
+  agentModel?: unknown;
   /** True when the named tool is visible to the model (the summary may mention read_file). */
   mentions?: (toolName: string) => boolean;
 }
@@ -95,12 +101,14 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
   const explicitWindow = validateWindow(options.contextWindow, "contextWindow");
   const fallbackWindow = validateWindow(options.defaultContextWindow, "defaultContextWindow");
   const summarizer = resolveSummarizer(options.model);
+  // The window that matters is the agent model's: it is what overflows, not the summarizer.
+  const agentModel = options.agentModel;
   if (
-    summarizer &&
+    agentModel !== undefined &&
     explicitWindow === undefined &&
     fallbackWindow === undefined &&
-    profileContextWindow(summarizer) === undefined &&
-    !resolvesLazily(summarizer)
+    profileContextWindow(agentModel) === undefined &&
+    !resolvesLazily(agentModel)
   ) {
     throw unknownWindowError();
   }

@@ -8,6 +8,7 @@ import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
 import { summarizationMiddleware } from "../../../src/context/summarization/middleware.js";
 import { SUMMARY_PROMPT } from "../../../src/context/summarization/summarize.js";
 import { filesystemMiddleware } from "../../../src/filesystem/middleware.js";
+import { createDeepAgent } from "../../../src/index.js";
 import { ScriptedChatModel, type ScriptedStep } from "../../../src/testing/index.js";
 
 const thread = (id: string) => ({ configurable: { thread_id: id }, recursionLimit: 100 });
@@ -237,10 +238,26 @@ describe("summarization", () => {
     expect(model.calls.some((c) => isSummary(c.messages[0]))).toBe(true);
   });
 
-  it("an explicitly configured summarization with no known window is a construction error", () => {
-    expect(() => summarizationMiddleware({ model: new ScriptedChatModel([]) })).toThrow(
-      /contextWindow/,
-    );
+  it("an explicitly configured summarization whose agent model has no known window is a construction error", () => {
+    expect(() =>
+      createDeepAgent({
+        model: new ScriptedChatModel([]),
+        summarization: { model: new ScriptedChatModel([]) },
+      }),
+    ).toThrow(/contextWindow/);
+    expect(() =>
+      summarizationMiddleware({
+        model: new ScriptedChatModel([]),
+        agentModel: new ScriptedChatModel([]),
+      }),
+    ).toThrow(/contextWindow/);
+    // The agent's model declares its window: a separate summarizer without one is fine.
+    expect(() =>
+      createDeepAgent({
+        model: new ProfiledModel([]),
+        summarization: { model: new ScriptedChatModel([]) },
+      }),
+    ).not.toThrow();
     expect(() =>
       summarizationMiddleware({ model: new ScriptedChatModel([]), contextWindow: 32_000 }),
     ).not.toThrow();
