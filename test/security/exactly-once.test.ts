@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { ScriptedChatModel } from "../../src/testing/index.js";
 import { orderTools, requestOf, resultFor, resume, thread, user } from "../approval/helpers.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 import { chargeAgent, charges } from "./exactly-once-agent.js";
+import { startRacer } from "./exactly-once-processes.js";
 
 // Hostile case: the same pending approval resumed twice (a double click, a retried webhook,
 // two workers). LangGraph has no per-thread lock, so each resume loads the pending
@@ -147,27 +147,10 @@ describe("two processes on one SQLite file", () => {
     const checkpointer = SqliteSaver.fromConnString(db);
     const { ledger } = await pausedCharge(checkpointer, "two-procs");
     const script = fileURLToPath(new URL("./exactly-once-run.ts", import.meta.url));
-    const children = [0, 1].map(() =>
-      spawn(process.execPath, ["--import", "tsx", script, db, ledger, "two-procs"], {
-        stdio: ["pipe", "pipe", "inherit"],
-      }),
-    );
-    const lines = children.map((child) => {
-      let out = "";
-      child.stdout.on("data", (chunk) => {
-        out += chunk;
-      });
-      const ready = new Promise<void>((resolve) =>
-        child.stdout.on("data", () => out.includes("ready") && resolve()),
-      );
-      const done = new Promise<string>((resolve) =>
-        child.on("exit", () => resolve(out.trim().split("\n").at(-1)!)),
-      );
-      return { ready, done };
-    });
-    await Promise.all(lines.map((l) => l.ready));
-    for (const child of children) child.stdin.write("go\n");
-    const results = (await Promise.all(lines.map((l) => l.done))).map((l) => JSON.parse(l));
+    const racers = [0, 1].map(() => startRacer(script, [db, ledger, "two-procs"]));
+    await Promise.all(racers.map((r) => r.printed()));
+    for (const r of racers) r.go();
+    const results = await Promise.all(racers.map((r) => r.done));
     expect(charges(ledger)).toBe(1);
     const texts = results.map((r) => String(r.result));
     expect(texts.filter((t) => t.includes('"charged":"ORD-9"'))).toHaveLength(1);
