@@ -35,6 +35,9 @@ export async function claimDecisions(
   messageId: string,
   decisions: unknown,
 ): Promise<string | undefined> {
+  // Without a message id there is nothing stable to key on (the messages reducer gives
+  // every stored message one, so this is a message that never reached state).
+  if (!messageId) return undefined;
   const { claims, thread } = runContext();
   const mine = canonicalJson(decisions);
   const found = await claims.insert(
@@ -56,6 +59,7 @@ export async function runApprovedOnce<T>(
   run: () => Promise<T>,
   alreadyRan: () => T,
 ): Promise<T> {
+  if (!messageId) return run();
   const { claims, thread, task } = runContext();
   const key = JSON.stringify(["approval-call", thread, messageId, callId]);
   const running = JSON.stringify({ state: "running", task });
