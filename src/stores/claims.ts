@@ -18,12 +18,14 @@ export interface ClaimTable {
 
 const TABLE = "delve_claims";
 const tables = new WeakMap<object, ClaimTable>();
-const processTables = new WeakMap<object, ClaimTable>();
+// The owner of the claims made outside any checkpointer or store.
+const processTables = {};
 
 /**
  * The claim table that lives where `holder` keeps its data: the SQLite file of a
  * `SqliteSaver` or `SqliteStore`, the PostgreSQL database of a `PostgresSaver` or
- * `PostgresStore`. Anything else (MemorySaver, InMemoryStore, another class) gets a table in
+ * `PostgresStore`, also when `holder` wraps one of them (under `inner`, `saver`, `base`,
+ * `wrapped`, `delegate` or `store`). Anything else (MemorySaver, InMemoryStore, another class) gets a table in
  * this process's memory, shared by every user of the same `holder`: it serialises callers in
  * this process only.
  *
@@ -32,13 +34,29 @@ const processTables = new WeakMap<object, ClaimTable>();
  * if ((await claims.insert("approval:t1:call_1", "running")) === undefined) await runTool();
  */
 export function claimTableOf(holder: object | undefined): ClaimTable {
-  const owner = holder ?? processTables;
+  // Keyed by what holds the data, so a wrapper made per run (LangGraph wraps the agent's
+  // store in an AsyncBatchedStore) still shares its in-process claims with the next run.
+  const owner: object = innermost(holder) ?? processTables;
   let table = tables.get(owner);
   if (!table) {
-    table = sqliteTableOf(holder) ?? postgresTableOf(holder) ?? memoryTable();
+    table = sqliteTableOf(owner) ?? postgresTableOf(owner) ?? memoryTable();
     tables.set(owner, table);
   }
   return table;
+}
+
+const WRAPPED = ["inner", "saver", "base", "wrapped", "delegate", "store"];
+
+// The object that holds the database: `holder` itself, or the saver or store a wrapper
+// delegates to, a few levels down.
+function innermost(holder: any, depth = 0): any {
+  if (!holder || typeof holder !== "object") return undefined;
+  if (holder.db || holder.pool || holder.core?.pool || depth >= 3) return holder;
+  for (const key of WRAPPED) {
+    const inner = holder[key];
+    if (inner && typeof inner === "object" && inner !== holder) return innermost(inner, depth + 1);
+  }
+  return holder;
 }
 
 function memoryTable(): ClaimTable {

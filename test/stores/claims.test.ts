@@ -83,6 +83,14 @@ describe.each(holders)("claims in a %s", (_name, durable, open) => {
   });
 });
 
+it("a checkpointer that wraps a SqliteSaver claims in the wrapped saver's file", async () => {
+  const saver = SqliteSaver.fromConnString(join(dir, "wrapped.db"));
+  const wrapper = { inner: saver };
+  expect(claimTableOf(wrapper).durable).toBe(true);
+  expect(await claimTableOf(wrapper).insert("w", "via wrapper")).toBeUndefined();
+  expect(await claimTableOf(saver).insert("w", "direct")).toBe("via wrapper");
+});
+
 it("a second handle on the same SQLite file sees the first one's claims", async () => {
   const file = join(dir, "shared.db");
   const [a, b] = [SqliteStore.open(file), SqliteStore.open(file)];
