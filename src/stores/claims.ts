@@ -25,9 +25,9 @@ const processTables = {};
  * The claim table that lives where `holder` keeps its data: the SQLite file of a
  * `SqliteSaver` or `SqliteStore`, the PostgreSQL database of a `PostgresSaver` or
  * `PostgresStore`, also when `holder` wraps one of them (under `inner`, `saver`, `base`,
- * `wrapped`, `delegate` or `store`). Anything else (MemorySaver, InMemoryStore, another class) gets a table in
- * this process's memory, shared by every user of the same `holder`: it serialises callers in
- * this process only.
+ * `wrapped`, `delegate` or `store`). Anything else (MemorySaver, InMemoryStore, another
+ * class) gets a table in this process's memory, shared by every user of the same `holder`:
+ * it serialises callers in this process only.
  *
  * @example
  * const claims = claimTableOf(checkpointer);
