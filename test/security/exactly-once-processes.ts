@@ -6,6 +6,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 
+/** One racing child process. */
 export interface Racer {
   child: ChildProcessByStdio<Writable, Readable, null>;
   /** Resolves once the script printed `line` (default "ready"). */
@@ -15,6 +16,7 @@ export interface Racer {
   done: Promise<any>;
 }
 
+/** Starts `node --import tsx script ...args` with `env` added to ours. */
 export function startRacer(
   script: string,
   args: string[],

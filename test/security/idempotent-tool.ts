@@ -5,6 +5,7 @@ import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
 import { idempotent, ok } from "../../src/toolkit/index.js";
 
+/** `charge` made idempotent by order id over `store`; `hang` stops it after its side effect. */
 export function chargeTool(
   store: BaseStore,
   ledger: string,
