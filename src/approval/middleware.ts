@@ -11,6 +11,8 @@ import {
   type ReviewConfig,
 } from "langchain";
 import { z } from "zod";
+import { withEditedArgs } from "./edited-message.js";
+import { claimDecisions, runApprovedOnce } from "./once.js";
 import { type PathApproval, type PathApprovalGate, runWithApproval } from "./scope.js";
 
 export type { ActionRequest, Decision, HITLRequest, HITLResponse, ReviewConfig };
@@ -91,6 +93,13 @@ const approvalsSchema = z
  * approved call, with exactly its approved arguments, runs inside the approval scope that
  * lets the file tools pass `interrupt` paths; a tool's own checks still run.
  *
+ * Each approval is decided and run once, even when the same interrupt is resumed twice at
+ * once (in one process or several sharing a SQLite or PostgreSQL checkpointer): the first
+ * resume's decisions stand (a resume with other decisions gets a fresh interrupt whose
+ * `error` starts "Already decided"), and an approved call runs in one resume only (the
+ * others' result for it starts "Already decided"). The claims live in a `delve_claims` table
+ * of the checkpointer's database; with MemorySaver or another checkpointer, in this process.
+ *
  * @example
  * const agent = createDeepAgent({ model, tools: [deleteOrder], interruptOn: { delete_order: true }, checkpointer: new MemorySaver() });
  * const paused = await agent.invoke(input, config); // paused.__interrupt__[0].value.actionRequests
@@ -151,8 +160,13 @@ export function approvalMiddleware(options: {
             error ? { ...request, error } : request,
           );
           const outcome = await applyDecisions(response, ai, gated, pending, tools);
-          if ("update" in outcome) return outcome.update;
-          error = outcome.error;
+          if ("error" in outcome) {
+            error = outcome.error;
+            continue;
+          }
+          // A concurrent resume of this same interrupt may have decided first.
+          error = await claimDecisions(ai.id ?? "", (response as HITLResponse).decisions);
+          if (!error) return outcome.update;
         }
       },
     },
@@ -175,7 +189,18 @@ export function approvalMiddleware(options: {
         name: call.name,
         paths: gate.path ? [gate.path] : [],
       };
-      return runWithApproval(approved, () => handler(request));
+      return runApprovedOnce(
+        (request.state as any)[APPROVALS_KEY].messageId,
+        approved.toolCallId,
+        async () => runWithApproval(approved, () => handler(request)),
+        () =>
+          new ToolMessage({
+            content: `Already decided: this approved ${call.name} call was run by another resume of the same approval; it did not run again.`,
+            tool_call_id: approved.toolCallId,
+            name: call.name,
+            status: "error",
+          }),
+      );
     },
   });
 }
@@ -315,43 +340,6 @@ async function argumentProblem(tool: any, args: unknown): Promise<string | undef
       return `${at}: ${e.error.replace(/\.$/, "")}`;
     })
     .join("; ");
-}
-
-// The AI message with the reviewer's arguments, under the SAME id so the messages reducer
-// replaces it in place. Provider copies of the calls are patched too, so the next model
-// request shows what actually ran.
-function withEditedArgs(
-  ai: AIMessage,
-  edits: ReadonlyMap<string, Record<string, unknown>>,
-): AIMessage {
-  const tool_calls = (ai.tool_calls ?? []).map((c) =>
-    edits.has(c.id ?? "") ? { ...c, args: edits.get(c.id ?? "")! } : c,
-  );
-  const content = Array.isArray(ai.content)
-    ? ai.content.map((block: any) =>
-        block?.type === "tool_use" && edits.has(block.id)
-          ? { ...block, input: edits.get(block.id) }
-          : block,
-      )
-    : ai.content;
-  const kwargs = { ...ai.additional_kwargs } as Record<string, any>;
-  if (Array.isArray(kwargs.tool_calls)) {
-    kwargs.tool_calls = kwargs.tool_calls.map((c: any) =>
-      edits.has(c?.id)
-        ? { ...c, function: { ...c.function, arguments: JSON.stringify(edits.get(c.id)) } }
-        : c,
-    );
-  }
-  return new AIMessage({
-    id: ai.id,
-    name: ai.name,
-    content: content as any,
-    tool_calls,
-    invalid_tool_calls: ai.invalid_tool_calls,
-    additional_kwargs: kwargs,
-    response_metadata: ai.response_metadata,
-    usage_metadata: ai.usage_metadata,
-  });
 }
 
 // An approval counts only for the call it was given to: same id, same tool, exactly the

@@ -32,7 +32,10 @@ export interface McpConnection {
   resources(): Promise<McpResource[]>;
   /** Every server's prompts. */
   prompts(): Promise<McpPrompt[]>;
-  /** Disconnects every server and ends stdio servers' processes; the tools then return errors. */
+  /**
+   * Disconnects every server and ends stdio servers' process groups (within
+   * `2 * shutdownGraceMs + 3s` each, whatever they do); the tools then return errors.
+   */
   close(): Promise<void>;
 }
 
@@ -42,8 +45,11 @@ export interface McpConnection {
  * each call (`timeoutMs`) and wrap calls (`interceptors`). Names that would collide (two
  * servers, or a server and a built-in such as `read_file`) are refused here, before the
  * agent exists. At run time a failing server never ends the run: the model gets an error
- * result and the next call reconnects (stdio: restarts the process). Stdio servers end on
- * `close()` and when this process exits or is interrupted.
+ * result and the next call reconnects (stdio: restarts the process). Each stdio server runs
+ * in its own process group under a small supervisor process, and the whole group (children
+ * of `sh -c`, whatever the server started) ends on `close()`, when this process exits or is
+ * interrupted, and when it is killed with SIGKILL: its stdin closes, then SIGTERM, then
+ * SIGKILL, `shutdownGraceMs` apart. `close()` returns even when a server ignores all that.
  *
  * @example
  * const mcp = await connectMcp({

@@ -23,7 +23,15 @@ export interface McpStdioServer extends McpServerOptions {
   /** The child's environment, on top of a safe minimum (PATH, HOME, ...); the parent's is not inherited. */
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * How long `close()` waits for the server to exit after closing its stdin, and again after
+   * SIGTERM to its process group, before SIGKILL. Default 2000.
+   */
+  shutdownGraceMs?: number;
 }
+
+/** The default of `shutdownGraceMs`. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 2000;
 
 /** A server reached over MCP streamable HTTP. */
 export interface McpHttpServer extends McpServerOptions {
@@ -45,7 +53,7 @@ export type CheckedServer = McpServerConfig & {
 
 const COMMON_KEYS = ["transport", "include", "exclude", "prefix", "timeoutMs", "interceptors"];
 const KEYS: Record<string, string[]> = {
-  stdio: [...COMMON_KEYS, "command", "args", "env", "cwd"],
+  stdio: [...COMMON_KEYS, "command", "args", "env", "cwd", "shutdownGraceMs"],
   http: [...COMMON_KEYS, "url", "headers"],
 };
 const PREFIX_RULE = /^[a-zA-Z0-9_-]*$/;
@@ -101,6 +109,10 @@ function checkServer(name: string, entry: unknown, defaultTimeoutMs: number): Ch
   const timeoutMs = e.timeoutMs ?? defaultTimeoutMs;
   if (typeof timeoutMs !== "number" || !(timeoutMs > 0)) {
     throw invalid(`${where}: timeoutMs must be a positive number of milliseconds.`);
+  }
+  const grace = e.shutdownGraceMs;
+  if (grace !== undefined && (typeof grace !== "number" || !(grace >= 0) || grace > 600_000)) {
+    throw invalid(`${where}: shutdownGraceMs must be a number of milliseconds from 0 to 600000.`);
   }
   const interceptors = e.interceptors === undefined ? [] : [e.interceptors].flat();
   for (const i of interceptors) {

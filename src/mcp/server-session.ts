@@ -47,7 +47,7 @@ export class McpSession {
     try {
       await client.connect(opened.transport, { timeout: connectTimeoutMs });
       const pid = opened.pid();
-      if (pid !== undefined) release = trackChild(pid);
+      if (pid !== undefined) release = trackChild(pid, opened.group);
       const tools = await loadMcpTools(server.name, client, {
         throwOnLoadError: true,
         // Keep every block (text, image, resource) in the message content, in LangChain's

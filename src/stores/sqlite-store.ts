@@ -42,7 +42,9 @@ const SCHEMA_VERSION = 1;
  * A LangGraph `BaseStore` in one SQLite file (better-sqlite3, WAL mode) that survives a
  * restart and can be shared by several processes. It is Delve's embedded store: pass it to
  * `StoreBackend` (files shared across threads), to `idempotent` (records that survive a
- * restart) or to `createDeepAgent({ store })`; each keeps its data under its own namespaces.
+ * restart, claimed in a `delve_claims` table of the same file so processes racing on a key
+ * run the tool once) or to `createDeepAgent({ store })`; each keeps its data under its own
+ * namespaces.
  * Import it from `delve/sqlite` (needs the optional peer `better-sqlite3`). It follows
  * `InMemoryStore`: items carry `createdAt`/`updatedAt`, `search` returns 10 items unless
  * given a `limit`, `filter` compares top-level value fields (equality, or

@@ -3,6 +3,8 @@ import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { type BaseStore, InMemoryStore, isCommand } from "@langchain/langgraph";
 import { normalizeTools, type ToolDefinition } from "../agent/user-tools.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { canonicalJson } from "../stores/claims.js";
+import { claimIdempotencyKey } from "./idempotent-claim.js";
 import { fail, isFailure, resultObjectOf } from "./result.js";
 
 /** Options of `idempotent`. */
@@ -15,12 +17,17 @@ export interface IdempotentOptions<Args = any> {
   key: (args: Args, runtime: any) => string;
   /**
    * Where records live. Default: the agent's store when the agent has one, else a
-   * process-wide `InMemoryStore`. Pass a `SqliteStore` so a retry after a restart does not
-   * run the write twice.
+   * process-wide `InMemoryStore`. Pass a `SqliteStore` or `PostgresStore` so processes
+   * share the records and a retry after a restart does not run the write twice.
    */
   store?: BaseStore;
   /** The store namespace of the records. Default `["delve", "idempotency", toolName]`. */
   namespace?: string[];
+  /**
+   * How long a running call may go without a heartbeat (sent every `leaseMs / 3`) before
+   * other callers report its outcome as unknown. Default 30000.
+   */
+  leaseMs?: number;
 }
 
 /** What the store keeps per key. */
@@ -52,9 +59,17 @@ const locks = new WeakMap<BaseStore, Map<string, Promise<void>>>();
  * (numbers, arrays) come back unchanged. A `Command` result applies its state update on the
  * first run only; repeats return its tool message's content.
  *
- * Across processes sharing one store, sequential retries are safe; two processes racing on
- * one key at the same instant are not serialised (a store has no compare-and-set), and a
- * process that dies after the tool ran but before the record is written runs it again.
+ * Across processes, with a `SqliteStore` or a `PostgresStore`: the first call of a key
+ * claims it with a unique row in the store's database before the tool runs; calls in other
+ * processes wait for its record and return it, so the tool runs once per key. When the
+ * process running it dies (kill -9, a crash) before the record is written, the next call of
+ * the key returns `IDEMPOTENCY_OUTCOME_UNKNOWN` and does not run the tool: at once when that
+ * process was on this host, else once `leaseMs` passed without its heartbeat. The window
+ * that remains is inside the tool, between its side effect and the record: a crash there
+ * leaves an effect that happened but is reported unknown (never repeated). A tool closes it
+ * by handing the key to the system it writes to (an idempotency-key header, a unique column,
+ * check-then-create), so the effect itself cannot happen twice and can be looked up. Other
+ * stores (`InMemoryStore`, your own) serialise calls in this process only.
  *
  * @example
  * const createTicket = idempotent(createTicketTool, {
@@ -74,6 +89,13 @@ export function idempotent<Args = any>(
     );
   }
   const namespace = options.namespace ?? ["delve", "idempotency", inner.name];
+  const leaseMs = options.leaseMs ?? 30_000;
+  if (typeof leaseMs !== "number" || !(leaseMs > 0)) {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      `idempotent(${inner.name}): leaseMs must be a positive number of milliseconds.`,
+    );
+  }
   const run = async (args: Args, config: any) => {
     const key = options.key(args, config);
     if (typeof key !== "string" || key === "") {
@@ -85,29 +107,53 @@ export function idempotent<Args = any>(
     const store: BaseStore = options.store ?? config?.store ?? processWideStore();
     return withLock(store, `${namespace.join("\u0000")}\u0001${key}`, async () => {
       const canonical = canonicalJson(args);
-      const found = await store.get(namespace, key);
-      if (found) {
-        const record = found.value as unknown as IdempotencyRecord;
-        if (record.args !== canonical) {
+      const claimKey = JSON.stringify(["idempotent", namespace, key]);
+      for (;;) {
+        const found = await store.get(namespace, key);
+        if (found) {
+          const record = found.value as unknown as IdempotencyRecord;
+          if (record.args !== canonical) return keyReused(inner.name, key);
+          return present(record, false, config, inner.name);
+        }
+        const claim = await claimIdempotencyKey(store, claimKey, canonical, leaseMs, async () =>
+          Boolean(await store.get(namespace, key)),
+        );
+        if (claim.kind === "recorded") continue;
+        if (claim.kind === "reused") return keyReused(inner.name, key);
+        if (claim.kind === "unknown") {
           return fail({
-            code: "IDEMPOTENCY_KEY_REUSED",
-            message: `${inner.name} already ran once for key "${key}" with other arguments.`,
-            hint: "Repeat the original arguments to get the recorded result, or use a new key for a different request.",
+            code: "IDEMPOTENCY_OUTCOME_UNKNOWN",
+            message: `${inner.name} started for key "${key}" at ${claim.startedAt.toISOString()} and ${claim.reason} before recording a result: it may or may not have taken effect. It was not run again.`,
+            hint: "Check whether it took effect before acting; to run it anyway, use a new key.",
           });
         }
-        return present(record, false, config, inner.name);
+        if (claim.kind === "busy") {
+          return fail({
+            code: "IDEMPOTENCY_IN_PROGRESS",
+            message: `${inner.name} is still running for key "${key}" in another call.`,
+            hint: "Call again with the same arguments later to get its result.",
+            retryable: true,
+          });
+        }
+        let outcome: "recorded" | "failed" | "unrecorded" = "failed";
+        try {
+          const output = await inner.invoke(args as any, config);
+          const captured = capture(output);
+          if (!captured) return output;
+          outcome = "unrecorded";
+          const record: IdempotencyRecord = {
+            ...captured,
+            args: canonical,
+            recordedAt: new Date().toISOString(),
+          };
+          await store.put(namespace, key, record as unknown as Record<string, unknown>);
+          outcome = "recorded";
+          // A Command's state update must still be applied on the first run.
+          return isCommand(output) ? output : present(record, true, config, inner.name, output);
+        } finally {
+          await claim.finish(outcome);
+        }
       }
-      const output = await inner.invoke(args as any, config);
-      const captured = capture(output);
-      if (!captured) return output;
-      const record: IdempotencyRecord = {
-        ...captured,
-        args: canonical,
-        recordedAt: new Date().toISOString(),
-      };
-      await store.put(namespace, key, record as unknown as Record<string, unknown>);
-      // A Command's state update must still be applied on the first run.
-      return isCommand(output) ? output : present(record, true, config, inner.name, output);
     });
   };
   return tool(
@@ -119,6 +165,14 @@ export function idempotent<Args = any>(
       metadata: (inner as { metadata?: Record<string, unknown> }).metadata,
     } as any,
   ) as unknown as StructuredToolInterface;
+}
+
+function keyReused(name: string, key: string) {
+  return fail({
+    code: "IDEMPOTENCY_KEY_REUSED",
+    message: `${name} already ran once for key "${key}" with other arguments.`,
+    hint: "Repeat the original arguments to get the recorded result, or use a new key for a different request.",
+  });
 }
 
 function processWideStore(): BaseStore {
@@ -214,13 +268,4 @@ function present(
     artifact: base?.artifact,
     metadata: base?.metadata,
   } as any);
-}
-
-// JSON with sorted object keys, so argument order never makes two equal requests differ.
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }

@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+import { getConfig, isGraphInterrupt } from "@langchain/langgraph";
+import { type ClaimTable, canonicalJson, claimTableOf } from "../stores/claims.js";
+
+// LangGraph has no per-thread lock: two resumes of one interrupt both load the pending
+// checkpoint and both run. These claims live in the checkpointer's own database (SQLite or
+// PostgreSQL; in-process for MemorySaver), so the first resume wins in every process.
+
+interface RunContext {
+  claims: ClaimTable;
+  thread: string;
+  /** The Pregel task running now: the same task id again means a replay of this task. */
+  task: string;
+}
+
+function runContext(): RunContext {
+  let configurable: Record<string, unknown> | undefined;
+  try {
+    configurable = getConfig()?.configurable;
+  } catch {
+    // Outside a graph run (a direct middleware call in a test): claims are per process.
+  }
+  return {
+    claims: claimTableOf(configurable?.__pregel_checkpointer as object | undefined),
+    thread: String(configurable?.thread_id ?? ""),
+    task: String(configurable?.__pregel_task_id ?? randomUUID()),
+  };
+}
+
+/**
+ * Records the decisions for the model turn `messageId` of this thread. Returns undefined
+ * when these decisions stand (first, or the same as the first), else why they cannot.
+ */
+export async function claimDecisions(
+  messageId: string,
+  decisions: unknown,
+): Promise<string | undefined> {
+  // Without a message id there is nothing stable to key on (the messages reducer gives
+  // every stored message one, so this is a message that never reached state).
+  if (!messageId) return undefined;
+  const { claims, thread } = runContext();
+  const mine = canonicalJson(decisions);
+  const found = await claims.insert(
+    JSON.stringify(["approval-decisions", thread, messageId]),
+    mine,
+  );
+  if (found === undefined || found === mine) return undefined;
+  return "Already decided: another resume of this approval answered it first, with other decisions. Nothing ran for this resume.";
+}
+
+/**
+ * Runs an approved call unless another resume of the same approval already ran (or is
+ * running) it: then returns `alreadyRan()` instead. A run that pauses on its own interrupt
+ * (a subagent's approval) parks its claim, so only the resume of that same task takes it back.
+ */
+export async function runApprovedOnce<T>(
+  messageId: string,
+  callId: string,
+  run: () => Promise<T>,
+  alreadyRan: () => T,
+): Promise<T> {
+  if (!messageId) return run();
+  const { claims, thread, task } = runContext();
+  const key = JSON.stringify(["approval-call", thread, messageId, callId]);
+  const running = JSON.stringify({ state: "running", task });
+  const parked = JSON.stringify({ state: "interrupted", task });
+  const found = await claims.insert(key, running);
+  if (found !== undefined && !(found === parked && (await claims.swap(key, parked, running)))) {
+    return alreadyRan();
+  }
+  try {
+    return await run();
+  } catch (error) {
+    if (isGraphInterrupt(error)) await claims.swap(key, running, parked);
+    throw error;
+  }
+}

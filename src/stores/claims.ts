@@ -1,0 +1,186 @@
+/**
+ * A claim is one row with a unique key: whoever inserts it first owns the work it names, in
+ * every process that shares the database. Approvals claim a tool call before running it and
+ * `idempotent()` claims a key before running its tool, so two racing callers never both act.
+ */
+export interface ClaimTable {
+  /** True when claims are shared by every process using the same database. */
+  readonly durable: boolean;
+  /** Inserts `key` with `value` unless it exists: undefined when this caller inserted it, else the value found. */
+  insert(key: string, value: string): Promise<string | undefined>;
+  /** The value of `key`, or undefined. */
+  get(key: string): Promise<string | undefined>;
+  /** Replaces the value of `key` when it is still `expected`; true when this caller did. */
+  swap(key: string, expected: string, next: string): Promise<boolean>;
+  /** Deletes `key` when its value is still `expected`; true when this caller did. */
+  remove(key: string, expected: string): Promise<boolean>;
+}
+
+const TABLE = "delve_claims";
+const tables = new WeakMap<object, ClaimTable>();
+// The owner of the claims made outside any checkpointer or store.
+const processTables = {};
+
+/**
+ * The claim table that lives where `holder` keeps its data: the SQLite file of a
+ * `SqliteSaver` or `SqliteStore`, the PostgreSQL database of a `PostgresSaver` or
+ * `PostgresStore`, also when `holder` wraps one of them (under `inner`, `saver`, `base`,
+ * `wrapped`, `delegate` or `store`). Anything else (MemorySaver, InMemoryStore, another
+ * class) gets a table in this process's memory, shared by every user of the same `holder`:
+ * it serialises callers in this process only.
+ *
+ * @example
+ * const claims = claimTableOf(checkpointer);
+ * if ((await claims.insert("approval:t1:call_1", "running")) === undefined) await runTool();
+ */
+export function claimTableOf(holder: object | undefined): ClaimTable {
+  // Keyed by what holds the data, so a wrapper made per run (LangGraph wraps the agent's
+  // store in an AsyncBatchedStore) still shares its in-process claims with the next run.
+  const owner: object = innermost(holder) ?? processTables;
+  let table = tables.get(owner);
+  if (!table) {
+    table = sqliteTableOf(owner) ?? postgresTableOf(owner) ?? memoryTable();
+    tables.set(owner, table);
+  }
+  return table;
+}
+
+const WRAPPED = ["inner", "saver", "base", "wrapped", "delegate", "store"];
+
+// The object that holds the database: `holder` itself, or the saver or store a wrapper
+// delegates to, a few levels down.
+function innermost(holder: any, depth = 0): any {
+  if (!holder || typeof holder !== "object") return undefined;
+  if (holder.db || holder.pool || holder.core?.pool || depth >= 3) return holder;
+  for (const key of WRAPPED) {
+    const inner = holder[key];
+    if (inner && typeof inner === "object" && inner !== holder) return innermost(inner, depth + 1);
+  }
+  return holder;
+}
+
+function memoryTable(): ClaimTable {
+  const rows = new Map<string, string>();
+  return {
+    durable: false,
+    insert: async (key, value) => {
+      const found = rows.get(key);
+      if (found === undefined) rows.set(key, value);
+      return found;
+    },
+    get: async (key) => rows.get(key),
+    swap: async (key, expected, next) => {
+      if (rows.get(key) !== expected) return false;
+      rows.set(key, next);
+      return true;
+    },
+    remove: async (key, expected) => rows.get(key) === expected && rows.delete(key),
+  };
+}
+
+// better-sqlite3's Database, reached by shape: SqliteSaver keeps it public as `db`,
+// SqliteStore privately under the same name.
+function sqliteTableOf(holder: any): ClaimTable | undefined {
+  const db = holder?.db;
+  if (typeof db?.prepare !== "function" || typeof db?.exec !== "function" || !db.open) {
+    return undefined;
+  }
+  let sql: Record<"insert" | "get" | "swap" | "remove", any> | undefined;
+  const prepared = () => {
+    if (sql) return sql;
+    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    sql = {
+      insert: db.prepare(`INSERT INTO ${TABLE} (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING`),
+      get: db.prepare(`SELECT value FROM ${TABLE} WHERE key = ?`),
+      swap: db.prepare(`UPDATE ${TABLE} SET value = ? WHERE key = ? AND value = ?`),
+      remove: db.prepare(`DELETE FROM ${TABLE} WHERE key = ? AND value = ?`),
+    };
+    return sql;
+  };
+  const get = (key: string): string | undefined => prepared().get.get(key)?.value;
+  // Insert-then-read in one write transaction, so the value read is the one that won.
+  const insert = db.transaction((key: string, value: string) =>
+    prepared().insert.run(key, value).changes === 1 ? undefined : get(key),
+  );
+  return {
+    durable: true,
+    insert: async (key, value) => insert.immediate(key, value),
+    get: async (key) => get(key),
+    swap: async (key, expected, next) => prepared().swap.run(next, key, expected).changes === 1,
+    remove: async (key, expected) => prepared().remove.run(key, expected).changes === 1,
+  };
+}
+
+// A pg Pool, reached by shape: PostgresSaver keeps `pool` and `options.schema`,
+// PostgresStore `core.pool` and `core.schema`.
+function postgresTableOf(holder: any): ClaimTable | undefined {
+  const pool = holder?.pool ?? holder?.core?.pool;
+  if (typeof pool?.query !== "function" || typeof pool?.connect !== "function") return undefined;
+  const schema: string = holder?.options?.schema ?? holder?.core?.schema ?? "public";
+  const table = `"${schema.replaceAll('"', '""')}".${TABLE}`;
+  let ready: Promise<void> | undefined;
+  const query = async (text: string, values: unknown[]) => {
+    ready ??= createPostgresTable(pool, schema, table).catch((error) => {
+      ready = undefined;
+      throw error;
+    });
+    await ready;
+    return pool.query(text, values);
+  };
+  const get = async (key: string): Promise<string | undefined> =>
+    (await query(`SELECT value FROM ${table} WHERE key = $1`, [key])).rows[0]?.value;
+  return {
+    durable: true,
+    insert: async (key, value) => {
+      // The row can vanish between the insert and the read only when its owner removed it;
+      // then claiming again is the right answer.
+      for (let attempt = 0; ; attempt++) {
+        const inserted = await query(
+          `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`,
+          [key, value],
+        );
+        if (inserted.rowCount === 1) return undefined;
+        const found = await get(key);
+        if (found !== undefined || attempt >= 3) return found ?? "";
+      }
+    },
+    get,
+    swap: async (key, expected, next) =>
+      (
+        await query(`UPDATE ${table} SET value = $1 WHERE key = $2 AND value = $3`, [
+          next,
+          key,
+          expected,
+        ])
+      ).rowCount === 1,
+    remove: async (key, expected) =>
+      (await query(`DELETE FROM ${table} WHERE key = $1 AND value = $2`, [key, expected]))
+        .rowCount === 1,
+  };
+}
+
+async function createPostgresTable(pool: any, schema: string, table: string): Promise<void> {
+  const ddl = `CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}";
+    CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value text NOT NULL)`;
+  try {
+    await pool.query(ddl);
+  } catch (error) {
+    // Two connections creating the same table at once: one of them reports a duplicate.
+    const code = (error as { code?: string }).code;
+    if (code !== "23505" && code !== "42P07" && code !== "42P06") throw error;
+  }
+}
+
+/**
+ * JSON with object keys sorted, so two equal values always give the same claim text.
+ *
+ * @example
+ * canonicalJson({ b: 1, a: 2 }) // '{"a":2,"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
