@@ -93,7 +93,10 @@ export interface CreateDeepAgentOptions {
   contextWindow?: number;
   /** Summarization at 85% of the input window: settings, or false to turn it off. */
   summarization?: ContextSettings["summarization"];
-  /** Where harness files (evicted results, transcripts) go. Default: the thread's state. */
+  /**
+   * Where harness files (evicted results, transcripts) go. Default: the thread's state. A
+   * shared backend (not a `StateBackend`) keeps each thread in its own `/threads/<thread_id>/`.
+   */
   harnessBackend?: BackendProtocol;
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
   cache?: never;
