@@ -102,6 +102,13 @@ export interface CreateDeepAgentOptions {
   cache?: never;
 }
 
+/**
+ * Tasks (parallel tool calls) LangGraph runs at once (override per call with
+ * `maxConcurrency`). Unbounded, each finished task races all running ones, so a model that
+ * sends 10,000 calls in one turn costs quadratic time.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 64;
+
 /** Steps a run may take before LangGraph stops it (override per call with `recursionLimit`). */
 export const DEFAULT_RECURSION_LIMIT = 10_000;
 
@@ -214,6 +221,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
   const agent = createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
     recursionLimit: DEFAULT_RECURSION_LIMIT,
+    maxConcurrency: DEFAULT_MAX_CONCURRENCY,
   }) as DeepAgent;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 

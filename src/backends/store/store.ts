@@ -74,6 +74,8 @@ type Failure = { error: BackendError };
  * files can be kept per user, per tenant or per thread. `ctx.user` is `undefined` when there
  * is no authenticated user (local runs, outside a run): give it a fallback. Directories are
  * implied by paths; bytes are kept base64. Listings scan the whole namespace, page by page.
+ * On PostgreSQL, which refuses `%`, `_` and `\` in labels, those characters and `~` are
+ * stored escaped as `~XX` (hex): the label "user_1" is stored as "user~5F1".
  *
  * @example
  * const backend = new StoreBackend({
@@ -237,7 +239,11 @@ export class StoreBackend implements BackendProtocol {
     }
     const problem = namespaceProblem(namespace);
     if (problem) return { error: { code: "io", message: `invalid store namespace: ${problem}` } };
-    return { store, namespace: [...(namespace as string[])] };
+    const labels = namespace as string[];
+    return {
+      store,
+      namespace: refusesLikeWildcards(store) ? labels.map(escapeLabel) : [...labels],
+    };
   }
 }
 
@@ -277,6 +283,22 @@ function namespaceProblem(namespace: unknown): string | undefined {
   }
   if (namespace[0] === "langgraph") return 'the root label "langgraph" is reserved';
   return undefined;
+}
+
+// PostgresStore refuses labels holding SQL LIKE wildcards or its escape (`%`, `_`, `\`),
+// which would make a namespace such as ["users", "user_1"] unusable there.
+function refusesLikeWildcards(store: BaseStore): boolean {
+  const inner = isRunBatcher(store) ? (store as unknown as { store: BaseStore }).store : store;
+  for (let p = Object.getPrototypeOf(inner); p && p !== Object.prototype; ) {
+    if (p.constructor?.name === "PostgresStore") return true;
+    p = Object.getPrototypeOf(p);
+  }
+  return false;
+}
+
+// Reversible, and the identity on labels without `~ _ % \`: "user_1" -> "user~5F1".
+function escapeLabel(label: string): string {
+  return label.replace(/[~_%\\]/g, (c) => `~${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Every file of the namespace; pages through `search` to the end. */
