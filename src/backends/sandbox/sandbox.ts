@@ -33,8 +33,10 @@ export interface SandboxBackendOptions {
   /** Output bytes kept per command; the result is marked `truncated` past it. Default 100,000. */
   maxOutputBytes?: number;
   /**
-   * Address space per process, in MB (`RLIMIT_AS`). None by default: V8 (Node's WebAssembly,
+   * Address space per process, in MB (`RLIMIT_AS`), and the size of `/tmp` (a tmpfs, so
+   * memory; unsized it may fill half the host's RAM). None by default: V8 (Node's WebAssembly,
    * `fetch`) and JVMs reserve far more address space than they use and fail under a tight one.
+   * Needs bubblewrap 0.8 or later.
    */
   memoryMb?: number;
   /**
@@ -94,6 +96,7 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
   readonly limits: SandboxLimits;
   private readonly options: SandboxBackendOptions;
   private readonly env: Record<string, string>;
+  private readonly bwrap: string;
   private readonly files: Confinement;
   #hidden: readonly string[] = [];
   #readOnly: readonly string[] = [];
@@ -125,6 +128,13 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
         : `SandboxBackend cannot start bubblewrap here (${probe.detail}). It needs root or unprivileged user namespaces.`;
       throw new ConfigurationError("SANDBOX_UNAVAILABLE", message, { detail: probe.detail });
     }
+    if (this.limits.memoryMb !== undefined && !probe.sizesTmpfs) {
+      throw new ConfigurationError(
+        "SANDBOX_UNAVAILABLE",
+        "SandboxBackend: memoryMb also sizes /tmp, which needs bubblewrap 0.8 or later (bwrap --version); upgrade it or leave memoryMb unset.",
+      );
+    }
+    this.bwrap = probe.path;
   }
 
   /**
@@ -237,9 +247,10 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
       limits: this.limits,
       command,
     });
-    return runProcess(["bwrap", ...args], {
+    // bubblewrap is pid 1 inside: its environment shows in /proc/1/environ, so it gets none.
+    return runProcess([this.bwrap, ...args], {
       cwd: this.rootDir,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      env: {},
       timeoutSeconds: timeout,
       maxOutputBytes,
     });
