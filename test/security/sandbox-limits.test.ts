@@ -1,6 +1,7 @@
 /**
- * Sandbox limits against a hostile command: `memoryMb` also bounds `/tmp` (a tmpfs is
- * memory, and unsized it may fill half the host's RAM), and nothing of the host's
+ * Sandbox limits against a hostile command: `memoryMb` also bounds `/tmp` and `/dev/shm`
+ * (a tmpfs is memory, and unsized it may fill half the host's RAM; `/dev`, a tmpfs too, is
+ * read-only), and nothing of the host's
  * environment shows inside, not even in `/proc/1/environ` (bubblewrap's own, as pid 1).
  */
 import { randomBytes } from "node:crypto";
@@ -33,6 +34,27 @@ describe("memoryMb bounds /tmp too", () => {
     );
     expect(Number(/files=(\d+)/.exec(run.output)?.[1])).toBeLessThanOrEqual(16);
   });
+
+  it("/dev/shm is bounded the same way, and the rest of /dev holds no files", async () => {
+    const run = await sandbox({ memoryMb: 16 }).execute(
+      "head -c 33554432 /dev/zero > /dev/shm/fill; wc -c < /dev/shm/fill; echo x > /dev/fill; echo dev=$?; echo ok > /dev/null; echo null=$?",
+    );
+    expect(Number(/^(\d+)$/m.exec(run.output)?.[1])).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(run.output).toMatch(/Read-only file system/);
+    expect(run.output).toMatch(/dev=[12]/);
+    expect(run.output).toMatch(/null=0/);
+  });
+
+  // The sandbox sees the host's /usr: python3 is there or not.
+  it.skipIf(!fs.existsSync("/usr/bin/python3"))(
+    "POSIX shared memory still works under a limit (python multiprocessing)",
+    async () => {
+      const run = await sandbox({ memoryMb: 256 }).execute(
+        'python3 -c "import multiprocessing as m; q = m.Queue(); q.put(41); print(q.get() + 1)"',
+      );
+      expect(run.output.trim()).toBe("42");
+    },
+  );
 
   it("without memoryMb, /tmp still takes an ordinary temporary file", async () => {
     const run = await sandbox().execute("head -c 1048576 /dev/zero > /tmp/f && wc -c < /tmp/f");

@@ -8,8 +8,8 @@ import { isUnder } from "../protocol/paths.js";
  * The bubblewrap invocation of `SandboxBackend`: whether `bwrap` can run here, and the
  * explicit list of what a sandboxed command sees. Nothing is bound wholesale: `/usr`
  * read-only (with Debian's `/bin`, `/lib`… symlinks into it), a handful of `/etc` files,
- * generated `passwd`/`group`/`hosts`, a fresh `/tmp` (sized to `memoryMb` when given),
- * `/proc`, `/dev`, and the workspace, the only writable place. bubblewrap itself starts with
+ * generated `passwd`/`group`/`hosts`, a fresh `/tmp` and `/dev/shm` (each sized to `memoryMb`
+ * when given), `/proc`, a read-only `/dev`, and the workspace, the only other writable place. bubblewrap itself starts with
  * an empty environment, so nothing of the host's shows in `/proc/1/environ`. Every namespace is unshared (no network), every capability
  * dropped, and the root is remounted read-only.
  */
@@ -115,7 +115,7 @@ export type RestrictionMount =
 
 /** Per-process resource limits of a sandboxed command. */
 export interface SandboxLimits {
-  /** Address space per process (`RLIMIT_AS`) and the size of `/tmp`; none when undefined. */
+  /** Address space per process (`RLIMIT_AS`), and the size of `/tmp` and `/dev/shm`; none when undefined. */
   memoryMb?: number;
   maxProcesses: number;
   maxFileSizeMb: number;
@@ -151,8 +151,14 @@ export function buildBwrapArgs(invocation: BwrapInvocation): string[] {
     "--hostname",
     "sandbox",
     ...systemArgs(),
-    // /tmp is memory: sized, its pages count against memoryMb (unsized, half the host RAM).
-    ...(invocation.limits.memoryMb ? ["--size", String(invocation.limits.memoryMb * MB)] : []),
+    // /tmp and /dev/shm are memory: each sized to memoryMb (unsized, half the host RAM). The
+    // rest of /dev, a tmpfs too, is read-only so nothing can be stored there.
+    "--remount-ro",
+    "/dev",
+    ...sized(invocation.limits.memoryMb),
+    "--tmpfs",
+    "/dev/shm",
+    ...sized(invocation.limits.memoryMb),
     "--tmpfs",
     "/tmp",
     "--bind",
@@ -304,6 +310,10 @@ function writeEtcFiles(): string {
 
 // `prlimit` (util-linux) sets address space, process count and file size before the shell
 // starts; without it, `ulimit` inside the shell sets what POSIX shells support.
+function sized(memoryMb: number | undefined): string[] {
+  return memoryMb ? ["--size", String(memoryMb * MB)] : [];
+}
+
 function limitedShell(limits: SandboxLimits, command: string): string[] {
   const mb = MB;
   const memory = limits.memoryMb;

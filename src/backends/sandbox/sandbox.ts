@@ -33,8 +33,8 @@ export interface SandboxBackendOptions {
   /** Output bytes kept per command; the result is marked `truncated` past it. Default 100,000. */
   maxOutputBytes?: number;
   /**
-   * Address space per process, in MB (`RLIMIT_AS`), and the size of `/tmp` (a tmpfs, so
-   * memory; unsized it may fill half the host's RAM). None by default: V8 (Node's WebAssembly,
+   * Address space per process, in MB (`RLIMIT_AS`), and the size of `/tmp` and of `/dev/shm`
+   * (each a tmpfs, so memory; unsized, either may fill half the host's RAM). None by default: V8 (Node's WebAssembly,
    * `fetch`) and JVMs reserve far more address space than they use and fail under a tight one.
    * Needs bubblewrap 0.8 or later.
    */
