@@ -33,6 +33,7 @@ import type {
   ReadResult,
   WriteResult,
 } from "../protocol/protocol.js";
+import { escapeLabel, namespaceProblem, refusesLikeWildcards } from "./namespace-labels.js";
 
 /** The authenticated user of a LangGraph server run. `id` mirrors `identity`. */
 export interface StoreBackendUser {
@@ -267,38 +268,6 @@ function contextOf(config: Record<string, any> | undefined): StoreBackendContext
   }
   if (config?.context !== null && typeof config?.context === "object") ctx.context = config.context;
   return ctx;
-}
-
-// LangGraph's rules for namespace labels (a store refuses the rest, some only at search time).
-function namespaceProblem(namespace: unknown): string | undefined {
-  if (!Array.isArray(namespace) || namespace.length === 0) {
-    return "namespace(ctx) must return a non-empty array of strings";
-  }
-  for (const label of namespace) {
-    if (typeof label !== "string" || label === "") {
-      return `label ${JSON.stringify(label)} is not a non-empty string`;
-    }
-    const bad = /[.:\0]/.exec(label);
-    if (bad) return `label ${JSON.stringify(label)} contains ${JSON.stringify(bad[0])}`;
-  }
-  if (namespace[0] === "langgraph") return 'the root label "langgraph" is reserved';
-  return undefined;
-}
-
-// PostgresStore refuses labels holding SQL LIKE wildcards or its escape (`%`, `_`, `\`),
-// which would make a namespace such as ["users", "user_1"] unusable there.
-function refusesLikeWildcards(store: BaseStore): boolean {
-  const inner = isRunBatcher(store) ? (store as unknown as { store: BaseStore }).store : store;
-  for (let p = Object.getPrototypeOf(inner); p && p !== Object.prototype; ) {
-    if (p.constructor?.name === "PostgresStore") return true;
-    p = Object.getPrototypeOf(p);
-  }
-  return false;
-}
-
-// Reversible, and the identity on labels without `~ _ % \`: "user_1" -> "user~5F1".
-function escapeLabel(label: string): string {
-  return label.replace(/[~_%\\]/g, (c) => `~${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Every file of the namespace; pages through `search` to the end. */
