@@ -6,6 +6,7 @@ import {
   EVICTION_MIDDLEWARE_NAME,
   evictionMiddleware,
 } from "../context/eviction/middleware.js";
+import { ThreadScopedBackend } from "../context/eviction/thread-scoped.js";
 import { HarnessMountedBackend } from "../context/harness-mounts.js";
 import { MEMORY_MIDDLEWARE_NAME, memoryMiddleware } from "../context/memory/middleware.js";
 import {
@@ -39,7 +40,10 @@ export interface ContextSettings {
   summarization?:
     | false
     | Pick<SummarizationOptions, "model" | "trigger" | "keep" | "contextWindow" | "transcriptDir">;
-  /** Where harness files (evicted results, transcripts) go. Default: the thread's state. */
+  /**
+   * Where harness files (evicted results, transcripts) go. Default: the thread's state. A
+   * shared backend (not a `StateBackend`) keeps each thread in its own `/threads/<thread_id>/`.
+   */
   harnessBackend?: BackendProtocol;
 }
 
@@ -53,14 +57,23 @@ export interface HarnessRouting {
 /**
  * Harness files go to the thread's in-state files by default, never silently onto a user's
  * disk. When the agent's own backend is something else, the harness directories are mounted
- * into it (at the same paths) so `read_file` can still read evicted results back.
+ * into it (at the same paths) so `read_file` can still read evicted results back. A given
+ * `harnessBackend` other than a `StateBackend` is shared by every thread, so each thread
+ * sees only its own folder of it (`/threads/<thread_id>/`).
  */
 export function harnessRouting(
   base: BackendProtocol,
   harness: BackendProtocol | undefined,
   settings: ContextSettings = {},
 ): HarnessRouting {
-  const target = harness ?? (base instanceof StateBackend ? base : new StateBackend());
+  const target =
+    harness === undefined
+      ? base instanceof StateBackend
+        ? base
+        : new StateBackend()
+      : harness instanceof StateBackend
+        ? harness
+        : new ThreadScopedBackend(harness);
   if (target === base) return { harness: target, agentBackend: base };
   const dirs = harnessDirs(settings);
   if (dirs.length === 0) return { harness: target, agentBackend: base };

@@ -104,11 +104,21 @@ export interface CreateDeepAgentOptions {
   contextWindow?: number;
   /** Summarization at 85% of the input window: settings, or false to turn it off. */
   summarization?: ContextSettings["summarization"];
-  /** Where harness files (evicted results, transcripts) go. Default: the thread's state. */
+  /**
+   * Where harness files (evicted results, transcripts) go. Default: the thread's state. A
+   * shared backend (not a `StateBackend`) keeps each thread in its own `/threads/<thread_id>/`.
+   */
   harnessBackend?: BackendProtocol;
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
   cache?: never;
 }
+
+/**
+ * Tasks (parallel tool calls) LangGraph runs at once (override per call with
+ * `maxConcurrency`). Unbounded, each finished task races all running ones, so a model that
+ * sends 10,000 calls in one turn costs quadratic time.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 64;
 
 /** Steps a run may take before LangGraph stops it (override per call with `recursionLimit`). */
 export const DEFAULT_RECURSION_LIMIT = 10_000;
@@ -232,6 +242,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   const agent = withUnwrappedErrors(
     createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
       recursionLimit: DEFAULT_RECURSION_LIMIT,
+      maxConcurrency: DEFAULT_MAX_CONCURRENCY,
     }),
   ) as unknown as DeepAgent<Middleware>;
   stack.setVisible(visibleToolNames(agent, stack.middleware));

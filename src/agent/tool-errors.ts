@@ -1,7 +1,8 @@
 import type { ToolCall } from "@langchain/core/messages";
-import { ToolMessage } from "@langchain/core/messages";
-import { isGraphBubbleUp } from "@langchain/langgraph";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { Command, isCommand, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware, MiddlewareError, ToolInvocationError } from "langchain";
+import { withToolCallArgs } from "../context/summarization/shorten-args.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { DelveError } from "../errors/delve-error.js";
 import { unwrapDelveError } from "../errors/unwrap.js";
@@ -19,6 +20,16 @@ export type ToolErrorsOption =
   | boolean
   | ReadonlyArray<abstract new (...args: any[]) => Error>
   | ToolErrorFormatter;
+
+/**
+ * Tool-call arguments nested deeper than this are refused before the tool node: LangGraph
+ * copies each call into a `Send` recursively, and a model that sends 5,000 levels would
+ * otherwise end the run with a RangeError.
+ */
+export const MAX_ARGUMENT_DEPTH = 100;
+
+// The argument a refused call carries instead of its own, read back by wrapToolCall.
+const REFUSED_KEY = "_delve_refused";
 
 /** The name of the outermost tool-error layer. */
 export const TOOL_ERRORS_MIDDLEWARE_NAME = "ToolErrorsMiddleware";
@@ -39,7 +50,9 @@ export function validateToolErrorsOption(value: unknown): ToolErrorsOption {
  * an error tool message saying what failed and what to do, so a tool failure never ends the
  * run. Unknown tool names and invalid arguments get the same treatment; the unknown-tool
  * message lists only the tools the model can see. LangGraph interrupts always pass through,
- * and `fail()` results are marked `status: "error"`. Set it with `createDeepAgent({ toolErrors })`;
+ * and `fail()` results are marked `status: "error"`. Arguments nested deeper than
+ * `MAX_ARGUMENT_DEPTH` are replaced in the model's message (before LangGraph copies them)
+ * and answered with an error result. Set it with `createDeepAgent({ toolErrors })`;
  * one passed in `middleware` replaces the default and must say which tools are visible.
  *
  * @example
@@ -52,8 +65,11 @@ export function toolErrorsMiddleware(options: {
   const mode = options.mode ?? true;
   return createMiddleware({
     name: TOOL_ERRORS_MIDDLEWARE_NAME,
+    wrapModelCall: async (request, handler) => refuseDeepArguments(await handler(request)),
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall as ToolCall;
+      const refused = (call.args as Record<string, unknown> | undefined)?.[REFUSED_KEY];
+      if (typeof refused === "string") return errorResult(call, `${call.name}: ${refused}`);
       if (!request.tool) {
         const visible = options.visibleTools().join(", ");
         return errorResult(call, `unknown tool "${call.name}". Available tools: ${visible}.`);
@@ -81,6 +97,48 @@ export function toolErrorsMiddleware(options: {
       }
     },
   });
+}
+
+// A model response whose tool calls nest too deep, with those calls' arguments replaced.
+function refuseDeepArguments<R>(response: R): R {
+  if (AIMessage.isInstance(response)) return refuseInMessage(response) as R;
+  if (!isCommand(response)) return response;
+  const update = response.update as Record<string, unknown> | undefined;
+  const messages = update && !Array.isArray(update) ? update.messages : undefined;
+  if (!Array.isArray(messages)) return response;
+  const fixed = messages.map((m) => (AIMessage.isInstance(m) ? refuseInMessage(m) : m));
+  if (fixed.every((m, i) => m === messages[i])) return response;
+  return new Command({
+    update: { ...update, messages: fixed },
+    goto: response.goto as any,
+    graph: response.graph,
+    resume: response.resume,
+  }) as R;
+}
+
+function refuseInMessage(message: AIMessage): AIMessage {
+  const refused = new Map<string, Record<string, unknown>>();
+  for (const call of message.tool_calls ?? []) {
+    if (call.id && nestsDeeperThan(call.args, MAX_ARGUMENT_DEPTH)) {
+      const reason = `arguments nested deeper than ${MAX_ARGUMENT_DEPTH} levels were refused; send flatter arguments`;
+      refused.set(call.id, { [REFUSED_KEY]: reason });
+    }
+  }
+  return refused.size ? withToolCallArgs(message, refused) : message;
+}
+
+// Iterative, so the check itself cannot overflow the stack.
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function shouldCatch(mode: ToolErrorsOption, error: unknown): boolean {

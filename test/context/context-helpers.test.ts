@@ -7,7 +7,10 @@ import { evictedNotice, previewLines } from "../../src/context/eviction/preview.
 import { safeFileName } from "../../src/context/safe-name.js";
 import { findCutoff } from "../../src/context/summarization/cutoff.js";
 import { isContextOverflowError } from "../../src/context/summarization/overflow.js";
-import { shortenOldFileArgs } from "../../src/context/summarization/shorten-args.js";
+import {
+  type LongFileArg,
+  shortenOldFileArgs,
+} from "../../src/context/summarization/shorten-args.js";
 import { writeSummary } from "../../src/context/summarization/summarize.js";
 import { transcriptPath } from "../../src/context/summarization/transcript-file.js";
 import { exceedsTokens, headAndTail, textTokens } from "../../src/context/token-estimate.js";
@@ -176,24 +179,30 @@ describe("shortening old file arguments", () => {
       result("f", "error"),
       new HumanMessage("latest"),
     ];
-    const out = shortenOldFileArgs(messages, 7)!;
+    const note = (a: LongFileArg) => `(${a.value.length} chars of ${a.arg} for ${a.filePath})`;
+    const out = shortenOldFileArgs(messages, 7, note)!;
     const w = out.messages[1] as AIMessage;
     expect(w.id).toBe("ai-w");
-    expect(w.tool_calls![0]!.args.content).toBe("(3000 chars, saved in /a.md)");
-    expect((w.content as any[])[1].input.content).toBe("(3000 chars, saved in /a.md)");
+    expect(w.tool_calls![0]!.args.content).toBe("(3000 chars of content for /a.md)");
+    expect((w.content as any[])[1].input.content).toBe("(3000 chars of content for /a.md)");
     expect((out.messages[3] as AIMessage).tool_calls![0]!.args).toEqual({
       file_path: "/b.md",
-      old_string: "(3000 chars, replaced in /b.md)",
-      new_string: "(3000 chars, saved in /b.md)",
+      old_string: "(3000 chars of old_string for /b.md)",
+      new_string: "(3000 chars of new_string for /b.md)",
     });
     // The failed write never reached the file: its content stays.
     expect((out.messages[5] as AIMessage).tool_calls![0]!.args.content).toBe(big);
     expect(out.replaced.map((m) => m.id)).toEqual(["ai-w", "ai-e"]);
+    expect(out.args.map((a) => [a.callId, a.arg, a.value.length])).toEqual([
+      ["w", "content", 3000],
+      ["e", "new_string", 3000],
+      ["e", "old_string", 3000],
+    ]);
   });
 
   it("messages in the kept tail are not touched", () => {
     const messages = [call("w", "write_file", { file_path: "/a.md", content: "z".repeat(3_000) })];
-    expect(shortenOldFileArgs(messages, 0)).toBeUndefined();
+    expect(shortenOldFileArgs(messages, 0, () => "x")).toBeUndefined();
   });
 });
 

@@ -55,7 +55,7 @@ export interface FilesystemBackendOptions {
    * and there is no protection at all.
    */
   virtualMode?: boolean;
-  /** Files larger than this are refused by read, edit and download, and skipped by grep. */
+  /** Files larger than this are refused by read, edit and download; grep reads them in chunks. */
   maxFileSizeMb?: number;
 }
 

@@ -8,13 +8,16 @@ import { isUnder } from "../protocol/paths.js";
  * The bubblewrap invocation of `SandboxBackend`: whether `bwrap` can run here, and the
  * explicit list of what a sandboxed command sees. Nothing is bound wholesale: `/usr`
  * read-only (with Debian's `/bin`, `/lib`… symlinks into it), a handful of `/etc` files,
- * generated `passwd`/`group`/`hosts`, a fresh `/tmp`, `/proc`, `/dev`, and the workspace,
- * the only writable place. Every namespace is unshared (no network), every capability
+ * generated `passwd`/`group`/`hosts`, a fresh `/tmp` and `/dev/shm` (each sized to `memoryMb`
+ * when given), `/proc`, a read-only `/dev`, and the workspace, the only other writable place. bubblewrap itself starts with
+ * an empty environment, so nothing of the host's shows in `/proc/1/environ`. Every namespace is unshared (no network), every capability
  * dropped, and the root is remounted read-only.
  */
 
 /** Where the workspace (`rootDir`) is mounted inside the sandbox. */
 export const SANDBOX_WORKSPACE = "/workspace";
+
+const MB = 1024 * 1024;
 
 /** What the command gets as PATH, HOME and locale. */
 const SANDBOX_ENV: Record<string, string> = {
@@ -40,8 +43,13 @@ const PROC_READ_ONLY = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/
 // Top-level directories that are, on merged-/usr systems, symlinks into /usr.
 const USR_LINKS = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
-/** Whether bubblewrap runs here; `detail` says why not. */
-export type BwrapProbe = { ok: true } | { ok: false; missing: boolean; detail: string };
+/**
+ * Whether bubblewrap runs here (`detail` says why not): its absolute path, so it can be
+ * started with an empty environment, and whether it can size a tmpfs (`--size`, 0.8+).
+ */
+export type BwrapProbe =
+  | { ok: true; path: string; sizesTmpfs: boolean }
+  | { ok: false; missing: boolean; detail: string };
 
 const probes = new Map<string, BwrapProbe>();
 
@@ -64,16 +72,34 @@ export function probeBubblewrap(): BwrapProbe {
 }
 
 function runProbe(): BwrapProbe {
+  const path = findOnPath("bwrap");
+  if (!path) return { ok: false, missing: true, detail: "bwrap is not on PATH" };
   const args = [...systemArgs(), "--unshare-all", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":"];
-  const run = spawnSync("bwrap", args, { encoding: "utf8", timeout: 10_000 });
-  const errno = (run.error as NodeJS.ErrnoException | undefined)?.code;
-  if (errno === "ENOENT") return { ok: false, missing: true, detail: "bwrap is not on PATH" };
+  const run = spawnSync(path, args, { encoding: "utf8", timeout: 10_000, env: {} });
   if (run.error) return { ok: false, missing: false, detail: run.error.message };
   if (run.status !== 0) {
     const stderr = run.stderr.trim().split("\n")[0] ?? "";
     return { ok: false, missing: false, detail: `bwrap failed (exit ${run.status}): ${stderr}` };
   }
-  return { ok: true };
+  const version = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 10_000, env: {} });
+  const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(version.stdout ?? "") ?? [])
+    .slice(1)
+    .map(Number);
+  return { ok: true, path, sizesTmpfs: major > 0 || minor >= 8 };
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "/usr/bin:/bin").split(":")) {
+    if (!dir) continue;
+    const candidate = nodePath.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 /** A mount laid over the workspace to enforce a path restriction. Paths are sandbox paths. */
@@ -89,7 +115,7 @@ export type RestrictionMount =
 
 /** Per-process resource limits of a sandboxed command. */
 export interface SandboxLimits {
-  /** Address space per process (`RLIMIT_AS`); none when undefined. */
+  /** Address space per process (`RLIMIT_AS`), and the size of `/tmp` and `/dev/shm`; none when undefined. */
   memoryMb?: number;
   maxProcesses: number;
   maxFileSizeMb: number;
@@ -125,6 +151,16 @@ export function buildBwrapArgs(invocation: BwrapInvocation): string[] {
     "--hostname",
     "sandbox",
     ...systemArgs(),
+    // /tmp and /dev/shm are memory: each sized to memoryMb (unsized, half the host RAM). The
+    // rest of /dev, a tmpfs too, is read-only so nothing can be stored there.
+    "--remount-ro",
+    "/dev",
+    ...sized(invocation.limits.memoryMb),
+    "--tmpfs",
+    "/dev/shm",
+    ...sized(invocation.limits.memoryMb),
+    "--tmpfs",
+    "/tmp",
     "--bind",
     invocation.workspace,
     SANDBOX_WORKSPACE,
@@ -231,7 +267,7 @@ function systemArgs(): string[] {
     args.push("--ro-bind", nodePath.join(etcDir, name), `/etc/${name}`);
   // Root in the sandbox is root to sysctl files (they check the uid, not capabilities), and
   // some are host-wide (kernel.core_pattern runs a program as host root): keep them read-only.
-  args.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
+  args.push("--proc", "/proc", "--dev", "/dev");
   for (const entry of PROC_READ_ONLY) args.push("--ro-bind-try", entry, entry);
   systemCache = { args, etcDir };
   return args;
@@ -274,8 +310,12 @@ function writeEtcFiles(): string {
 
 // `prlimit` (util-linux) sets address space, process count and file size before the shell
 // starts; without it, `ulimit` inside the shell sets what POSIX shells support.
+function sized(memoryMb: number | undefined): string[] {
+  return memoryMb ? ["--size", String(memoryMb * MB)] : [];
+}
+
 function limitedShell(limits: SandboxLimits, command: string): string[] {
-  const mb = 1024 * 1024;
+  const mb = MB;
   const memory = limits.memoryMb;
   if (fs.existsSync("/usr/bin/prlimit")) {
     return [

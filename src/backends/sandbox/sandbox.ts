@@ -4,6 +4,7 @@ import { ConfigurationError } from "../../errors/configuration-error.js";
 import { runProcess } from "../disk/process-runner.js";
 import { Confinement, errnoOf, FsFailure } from "../disk/safe-fs.js";
 import { invalidOption, rejectUnknownOptions } from "../protocol/backend-options.js";
+import { commandProblem } from "../protocol/command-input.js";
 import { activePathPolicy } from "../protocol/path-policy.js";
 import { checkVirtualPath, isUnder } from "../protocol/paths.js";
 import type {
@@ -34,8 +35,10 @@ export interface SandboxBackendOptions {
   /** Output bytes kept per command; the result is marked `truncated` past it. Default 100,000. */
   maxOutputBytes?: number;
   /**
-   * Address space per process, in MB (`RLIMIT_AS`). None by default: V8 (Node's WebAssembly,
+   * Address space per process, in MB (`RLIMIT_AS`), and the size of `/tmp` and of `/dev/shm`
+   * (each a tmpfs, so memory; unsized, either may fill half the host's RAM). None by default: V8 (Node's WebAssembly,
    * `fetch`) and JVMs reserve far more address space than they use and fail under a tight one.
+   * Needs bubblewrap 0.8 or later.
    */
   memoryMb?: number;
   /**
@@ -95,6 +98,7 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
   readonly limits: SandboxLimits;
   private readonly options: SandboxBackendOptions;
   private readonly env: Record<string, string>;
+  private readonly bwrap: string;
   private readonly files: Confinement;
   #hidden: readonly string[] = [];
   #readOnly: readonly string[] = [];
@@ -126,6 +130,13 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
         : `SandboxBackend cannot start bubblewrap here (${probe.detail}). It needs root or unprivileged user namespaces.`;
       throw new ConfigurationError("SANDBOX_UNAVAILABLE", message, { detail: probe.detail });
     }
+    if (this.limits.memoryMb !== undefined && !probe.sizesTmpfs) {
+      throw new ConfigurationError(
+        "SANDBOX_UNAVAILABLE",
+        "SandboxBackend: memoryMb also sizes /tmp, which needs bubblewrap 0.8 or later (bwrap --version); upgrade it or leave memoryMb unset.",
+      );
+    }
+    this.bwrap = probe.path;
   }
 
   /** Commands run isolated, in /workspace (`rootDir`), without network. */
@@ -146,6 +157,8 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
     if (typeof command !== "string" || command.trim().length === 0) {
       return failed("unsupported", "the command is empty");
     }
+    const problem = commandProblem(command);
+    if (problem) return failed(command.includes("\0") ? "unsupported" : "too_large", problem);
     const timeout = options.timeout ?? this.timeout;
     if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout)) {
       return failed("unsupported", `timeout must be a positive number of seconds, got ${timeout}`);
@@ -246,9 +259,10 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
       limits: this.limits,
       command,
     });
-    return runProcess(["bwrap", ...args], {
+    // bubblewrap is pid 1 inside: its environment shows in /proc/1/environ, so it gets none.
+    return runProcess([this.bwrap, ...args], {
       cwd: this.rootDir,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      env: {},
       timeoutSeconds: timeout,
       maxOutputBytes,
     });

@@ -33,6 +33,7 @@ import type {
   ReadResult,
   WriteResult,
 } from "../protocol/protocol.js";
+import { escapeLabel, namespaceProblem, refusesLikeWildcards } from "./namespace-labels.js";
 
 /** The authenticated user of a LangGraph server run. `id` mirrors `identity`. */
 export interface StoreBackendUser {
@@ -74,6 +75,8 @@ type Failure = { error: BackendError };
  * files can be kept per user, per tenant or per thread. `ctx.user` is `undefined` when there
  * is no authenticated user (local runs, outside a run): give it a fallback. Directories are
  * implied by paths; bytes are kept base64. Listings scan the whole namespace, page by page.
+ * On PostgreSQL, which refuses `%`, `_` and `\` in labels, those characters and `~` are
+ * stored escaped as `~XX` (hex): the label "user_1" is stored as "user~5F1".
  *
  * @example
  * const backend = new StoreBackend({
@@ -237,7 +240,11 @@ export class StoreBackend implements BackendProtocol {
     }
     const problem = namespaceProblem(namespace);
     if (problem) return { error: { code: "io", message: `invalid store namespace: ${problem}` } };
-    return { store, namespace: [...(namespace as string[])] };
+    const labels = namespace as string[];
+    return {
+      store,
+      namespace: refusesLikeWildcards(store) ? labels.map(escapeLabel) : [...labels],
+    };
   }
 }
 
@@ -261,22 +268,6 @@ function contextOf(config: Record<string, any> | undefined): StoreBackendContext
   }
   if (config?.context !== null && typeof config?.context === "object") ctx.context = config.context;
   return ctx;
-}
-
-// LangGraph's rules for namespace labels (a store refuses the rest, some only at search time).
-function namespaceProblem(namespace: unknown): string | undefined {
-  if (!Array.isArray(namespace) || namespace.length === 0) {
-    return "namespace(ctx) must return a non-empty array of strings";
-  }
-  for (const label of namespace) {
-    if (typeof label !== "string" || label === "") {
-      return `label ${JSON.stringify(label)} is not a non-empty string`;
-    }
-    const bad = /[.:\0]/.exec(label);
-    if (bad) return `label ${JSON.stringify(label)} contains ${JSON.stringify(bad[0])}`;
-  }
-  if (namespace[0] === "langgraph") return 'the root label "langgraph" is reserved';
-  return undefined;
 }
 
 /** Every file of the namespace; pages through `search` to the end. */

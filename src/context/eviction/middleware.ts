@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
@@ -73,7 +73,7 @@ export function reduceEvictedEntries(
 /**
  * Keeps large tool results out of the conversation. A result whose text (all text blocks)
  * is estimated above `toolTokenLimitBeforeEvict` tokens is saved to
- * `/large_tool_results/<tool call id>` and replaced by the path, how to read it back, and
+ * `/large_tool_results/<tool call id>-<hash of the text>` and replaced by the path, how to read it back, and
  * its first and last 5 lines; non-text blocks stay. Results inside a returned `Command` (as
  * `task` returns) are handled too. A result that cannot be saved is cut to the limit with a
  * note saying so. Each thread keeps at most `maxEvictedBytesPerThread` of evicted results;
@@ -137,8 +137,7 @@ class EvictionRun {
   async evict(message: ToolMessage): Promise<ToolMessage> {
     const { text, other } = splitContent(message.content);
     if (!exceedsTokens(text, this.limit)) return message;
-    const id = message.tool_call_id || `result-${randomUUID().slice(0, 8)}`;
-    const path = `${EVICTED_RESULTS_DIR}/${safeFileName(id)}`;
+    const path = evictedPath(message.tool_call_id, text);
     const saved = await this.save(path, text);
     const notice =
       saved === true
@@ -250,6 +249,19 @@ class EvictionRun {
       this.record({ path, bytes: typeof content === "string" ? Buffer.byteLength(content) : null });
     }
   }
+}
+
+/**
+ * Where one evicted result is saved: the tool-call id (made file-name safe) plus a hash of
+ * the text, so a model that reuses an id (`call_0` twice, in parallel or in a later turn)
+ * never overwrites an earlier result, and the same result saved again lands on the same file.
+ *
+ * @example
+ * evictedPath("call_0", text); // "/large_tool_results/call_0-3f2a9c41d07e"
+ */
+export function evictedPath(toolCallId: string | undefined, text: string): string {
+  const hash = createHash("sha256").update(text).digest("hex").slice(0, 12);
+  return `${EVICTED_RESULTS_DIR}/${safeFileName(toolCallId || "result")}-${hash}`;
 }
 
 function sizeText(bytes: number): string {

@@ -10,6 +10,7 @@ import { PROBE_KEY } from "../../surface/probe.js";
 import { contextWindowAtCall, profileContextWindow, resolvesLazily } from "../context-window.js";
 import { requestTokens, textTokens } from "../token-estimate.js";
 import { findCutoff, type KeepPolicy, validateKeep } from "./cutoff.js";
+import { argFilePaths, keepArgs, keptNote } from "./kept-args.js";
 import { isContextOverflowError } from "./overflow.js";
 import { shortenOldFileArgs } from "./shorten-args.js";
 import {
@@ -86,7 +87,8 @@ interface Compaction {
  * Summarises older messages when a model request reaches `trigger` (85%) of the model's
  * input window, estimated offline over the system prompt, messages and tools, and when the
  * provider reports a context overflow (then the call is retried once). First, bulky
- * `write_file`/`edit_file` arguments in old messages are shortened (the files hold them); if
+ * `write_file`/`edit_file` arguments in old messages are shortened, each kept whole in a
+ * file named in its place (`/conversation_history/<thread_id>.args/...`); if
  * the request is still too large, the messages before a recent tail (never splitting a tool
  * call from its results) are appended to `/conversation_history/<thread_id>.md` and replaced
  * by one summary message naming that file. The thread's saved messages are rewritten too, so
@@ -192,21 +194,38 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
     force: boolean,
   ): Promise<Compaction | undefined> {
     const cut = findCutoff(messages, keep, c.window);
-    const shortened = shortenOldFileArgs(messages, cut);
+    const path = c.transcript(messages);
+    const keptAt = argFilePaths(path);
+    const shortened = shortenOldFileArgs(messages, cut, (a) => keptNote(a, keptAt(a)));
     const current = shortened?.messages ?? [...messages];
-    const replaced = shortened?.replaced ?? [];
     const old = current.slice(0, cut);
     const nothingToSummarize = old.every(isSummaryMessage);
     if (nothingToSummarize || (!force && c.size(current) < c.threshold)) {
-      return replaced.length ? { summarizedIds: [], replaced, summary: null } : undefined;
+      if (!shortened) return undefined;
+      // The file may have changed since: each shortened argument is kept in a file of its own.
+      const kept = await keepArgs(backend, shortened.args, keptAt);
+      const final = shortenOldFileArgs(messages, cut, (a) =>
+        kept.has(keptAt(a)) ? keptNote(a, keptAt(a)) : `(${a.value.length} chars, not kept)`,
+      )!;
+      return { summarizedIds: [], replaced: final.replaced, summary: null };
     }
-    const summary = await writeSummary(c.summarizer, old, summaryBudget(c.summarizer, c.window));
-    const path = c.transcript(messages);
+    // Summarised messages go to the transcript in full; the summarizer reads them shortened.
+    const forSummary = shortenOldFileArgs(
+      messages,
+      cut,
+      (a) => `(${a.value.length} chars, omitted)`,
+    );
+    const summarized = (forSummary?.messages ?? current).slice(0, cut);
+    const summary = await writeSummary(
+      c.summarizer,
+      summarized,
+      summaryBudget(c.summarizer, c.window),
+    );
     const saved = await appendTranscript(backend, path, messages.slice(0, cut));
     const readHint = mentions("read_file") ? " (read it with read_file if you need details)" : "";
     return {
       summarizedIds: old.map((m) => m.id).filter((id): id is string => Boolean(id)),
-      replaced: replaced.filter((m) => !old.includes(m)),
+      replaced: [],
       summary: summaryMessage(summary, saved === true ? { path } : { error: saved }, readHint),
     };
   }

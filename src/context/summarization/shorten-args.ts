@@ -3,47 +3,66 @@ import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messag
 /** A `write_file`/`edit_file` argument longer than this is shortened in old messages. */
 export const MAX_OLD_ARG_CHARS = 2_000;
 
-// Which arguments of which tools a file already holds, and how the note says so.
-const FILE_ARGS: Record<string, Record<string, "saved in" | "replaced in">> = {
-  write_file: { content: "saved in" },
-  edit_file: { new_string: "saved in", old_string: "replaced in" },
+// Which arguments of which tools a file held once (a later write may have changed it).
+const FILE_ARGS: Record<string, readonly string[]> = {
+  write_file: ["content"],
+  edit_file: ["new_string", "old_string"],
 };
+
+/** One bulky argument of an old `write_file`/`edit_file` call, as it was sent. */
+export interface LongFileArg {
+  callId: string;
+  tool: string;
+  /** The argument's name (`content`, `new_string`, `old_string`). */
+  arg: string;
+  /** The file the call wrote (`file_path`), if it named one. */
+  filePath: string | undefined;
+  value: string;
+}
+
+/** The note that replaces one long argument. */
+export type LongArgNote = (arg: LongFileArg) => string;
 
 /**
  * Shortens the bulky arguments of successful `write_file`/`edit_file` calls in
- * `messages[0, before)`: the file already holds the text, so `content` (and an edit's
- * strings) longer than `maxChars` becomes a note such as "(48210 chars, saved in
- * /report.md)". Calls whose result was an error keep their arguments (the file does not hold
- * them). Returns the new list and the replaced messages (same ids), or undefined when
- * nothing changed.
+ * `messages[0, before)`: `content` (and an edit's strings) longer than `maxChars` becomes
+ * `note(arg)`, e.g. "(48210 chars; full text in /conversation_history/t.args/call_1-content.txt)".
+ * The note must not claim the file still holds the text: a later write may have replaced it.
+ * Calls whose result was an error keep their arguments. Returns the new list, the replaced
+ * messages (same ids) and the arguments shortened, or undefined when nothing changed.
  *
  * @example
- * const shortened = shortenOldFileArgs(messages, cut);
+ * const shortened = shortenOldFileArgs(messages, cut, (a) => `(${a.value.length} chars, not kept)`);
  */
 export function shortenOldFileArgs(
   messages: readonly BaseMessage[],
   before: number,
+  note: LongArgNote,
   maxChars = MAX_OLD_ARG_CHARS,
-): { messages: BaseMessage[]; replaced: BaseMessage[] } | undefined {
+): { messages: BaseMessage[]; replaced: BaseMessage[]; args: LongFileArg[] } | undefined {
   const failed = new Set<string>();
   for (const m of messages) {
     if (ToolMessage.isInstance(m) && m.status === "error") failed.add(m.tool_call_id);
   }
   const out = [...messages];
   const replaced: BaseMessage[] = [];
+  const long: LongFileArg[] = [];
   for (let i = 0; i < Math.min(before, messages.length); i++) {
     const message = messages[i]!;
     if (!AIMessage.isInstance(message) || !message.tool_calls?.length) continue;
     const newArgs = new Map<string, Record<string, unknown>>();
     for (const call of message.tool_calls) {
-      const spec = FILE_ARGS[call.name];
-      if (!spec || !call.id || failed.has(call.id)) continue;
+      const names = FILE_ARGS[call.name];
+      if (!names || !call.id || failed.has(call.id)) continue;
       const args = { ...(call.args ?? {}) } as Record<string, unknown>;
       let changed = false;
-      for (const [name, verb] of Object.entries(spec)) {
+      for (const name of names) {
         const value = args[name];
         if (typeof value !== "string" || value.length <= maxChars) continue;
-        args[name] = `(${value.length} chars, ${verb} ${String(args.file_path ?? "the file")})`;
+        const filePath = typeof args.file_path === "string" ? args.file_path : undefined;
+        const found: LongFileArg = { callId: call.id, tool: call.name, arg: name, filePath, value };
+        long.push(found);
+        args[name] = note(found);
         changed = true;
       }
       if (changed) newArgs.set(call.id, args);
@@ -52,7 +71,7 @@ export function shortenOldFileArgs(
     out[i] = withToolCallArgs(message, newArgs);
     replaced.push(out[i]!);
   }
-  return replaced.length ? { messages: out, replaced } : undefined;
+  return replaced.length ? { messages: out, replaced, args: long } : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { commandProblem } from "../../backends/protocol/command-input.js";
 import type { FsToolContext } from "../fs-context.js";
 import { defineTool } from "./define-tool.js";
 import { errorMessage } from "./tool-output.js";
@@ -37,6 +38,8 @@ export function createExecuteTool(ctx: FsToolContext) {
           "command execution is not available with this agent's file system.",
         );
       }
+      const problem = commandProblem(command);
+      if (problem) return errorMessage(config, EXECUTE_TOOL_NAME, problem);
       const result = await ctx.backend.execute(command);
       if (result.error && !result.output) {
         return errorMessage(config, EXECUTE_TOOL_NAME, result.error.message);

@@ -226,11 +226,14 @@ describe("FilesystemBackend.grep", () => {
     expect((await backend.grep("needle")).matches!.map((m) => m.path)).toEqual(["/text.md"]);
   });
 
-  it("skips files over maxFileSizeMb", async () => {
+  it("searches files over maxFileSizeMb too, never skipping them silently", async () => {
     const small = new FilesystemBackend({ rootDir: root, maxFileSizeMb: 0.001 });
     put("/big.txt", `needle${"x".repeat(2000)}`);
     put("/small.txt", "needle");
-    expect((await small.grep("needle")).matches!.map((m) => m.path)).toEqual(["/small.txt"]);
+    expect((await small.grep("needle")).matches!.map((m) => m.path)).toEqual([
+      "/big.txt",
+      "/small.txt",
+    ]);
   });
 
   it("searches a single file when path names one", async () => {

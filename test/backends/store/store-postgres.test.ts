@@ -83,11 +83,13 @@ describe.skipIf(!pg)("StoreBackend on PostgreSQL (PostgresStore, a real server)"
     expect((await second.read("/pic.png")).kind).toBe("binary");
   });
 
-  it("a label PostgresStore refuses (a SQL LIKE wildcard) is an error result, not a crash", async () => {
-    const backend = new StoreBackend({ namespace: () => ["pg", "user_1"], store });
-    const result = await backend.write("/a.md", "x");
-    expect(result.error?.code).toBe("io");
-    expect(result.error?.message).toMatch(/LIKE wildcards/);
+  it("a label PostgresStore refuses (a SQL LIKE wildcard) is stored escaped and works", async () => {
+    const namespace = ["pg", fresh(), "user_1"];
+    const backend = new StoreBackend({ namespace: () => namespace, store });
+    expect((await backend.write("/a.md", "x")).error).toBeUndefined();
+    expect((await backend.read("/a.md")).lines).toEqual(["x"]);
+    const escaped = [...namespace.slice(0, 2), "user~5F1"];
+    expect((await store.get(escaped, "/a.md"))?.value.content).toBe("x");
   });
 
   it("inside runs using the run's store, each authenticated user gets their own files", async () => {

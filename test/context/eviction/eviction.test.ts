@@ -8,6 +8,7 @@ import type { ExecuteResult, WriteResult } from "../../../src/backends/protocol/
 import {
   EVICTED_RESULTS_KEY,
   type EvictionOptions,
+  evictedPath,
   evictionMiddleware,
 } from "../../../src/context/eviction/middleware.js";
 import { createDeepAgent } from "../../../src/index.js";
@@ -25,6 +26,9 @@ const BIG = Array.from({ length: 2000 }, (_, i) =>
 
 const bigTool = (name = "search_tickets", text = BIG) =>
   tool(async () => text, { name, description: "Search tickets.", schema: z.object({}) });
+
+/** Where a result of `text` from call `id` is saved. */
+const saved = (id: string, text = BIG) => evictedPath(id, text);
 
 const lastToolMessage = (messages: BaseMessage[]) =>
   messages.filter((m) => ToolMessage.isInstance(m)).at(-1) as ToolMessage;
@@ -49,10 +53,10 @@ describe("eviction of large tool results", () => {
       { mentions: (t) => t === "read_file" },
       "call_big",
     );
-    expect(out.files["/large_tool_results/call_big"].content).toBe(BIG);
+    expect(out.files[saved("call_big")].content).toBe(BIG);
     const text = seen.text;
     expect(text.length).toBeLessThan(2_000);
-    expect(text).toContain("/large_tool_results/call_big");
+    expect(text).toContain(saved("call_big"));
     expect(text).toContain("   1  row 0001: ticket open");
     expect(text).toContain("   5  row 0005:");
     expect(text).toContain("1996  row 1996:");
@@ -66,7 +70,7 @@ describe("eviction of large tool results", () => {
 
   it("the notice names no tool unless mentions says the model can see it", async () => {
     const text = (await callOnce(bigTool())).seen.text;
-    expect(text).toContain("/large_tool_results/call_1");
+    expect(text).toContain(saved("call_1"));
     expect(text).not.toMatch(/\b(read_file|grep|ls|glob)\b/);
   });
 
@@ -76,8 +80,8 @@ describe("eviction of large tool results", () => {
     const paths = Object.keys(out.files);
     expect(paths).toHaveLength(1);
     const [path] = paths as [string];
-    expect(path).toMatch(/^\/large_tool_results\/toolu_x+-[0-9a-f]{12}$/);
-    expect(path.length).toBeLessThan(80);
+    expect(path).toMatch(/^\/large_tool_results\/toolu_x+-[0-9a-f]{12}-[0-9a-f]{12}$/);
+    expect(path.length).toBeLessThan(100);
     expect(out.files[path].content).toBe(BIG);
     expect(seen.text).toContain(path);
   });
@@ -99,13 +103,12 @@ describe("eviction of large tool results", () => {
     );
     const { out, seen } = await callOnce(chart, {}, "call_chart");
 
-    expect(out.files["/large_tool_results/call_chart"].content).toBe(
-      `${BIG.slice(0, 50_000)}\n${BIG.slice(50_000)}`,
-    );
+    const joined = `${BIG.slice(0, 50_000)}\n${BIG.slice(50_000)}`;
+    expect(out.files[saved("call_chart", joined)].content).toBe(joined);
     const content = seen.content as any[];
     expect(content).toHaveLength(2);
     expect(content[0].type).toBe("text");
-    expect(content[0].text).toContain("/large_tool_results/call_chart");
+    expect(content[0].text).toContain(saved("call_chart", joined));
     expect(content[1]).toEqual(image);
   });
 
@@ -169,8 +172,8 @@ describe("eviction of large tool results", () => {
     );
     expect(results.get("call_read")).toContain("  6  row 0006:");
     expect(results.get("call_grep")).toContain("row 0300:");
-    expect(results.get("call_exec")).toContain("/large_tool_results/call_exec");
-    expect(results.get("call_user")).toContain("/large_tool_results/call_user");
+    expect(results.get("call_exec")).toMatch(/\/large_tool_results\/call_exec-[0-9a-f]{12}/);
+    expect(results.get("call_user")).toMatch(/\/large_tool_results\/call_user-[0-9a-f]{12}/);
   });
 
   it("the per-thread cap deletes the oldest evicted results first", async () => {
@@ -189,19 +192,13 @@ describe("eviction of large tool results", () => {
       middleware: [evictionMiddleware({ maxEvictedBytesPerThread: 250_000 })],
     });
     const first = await agent.invoke(user("go"), thread("cap"));
-    expect(Object.keys(first.files).sort()).toEqual([
-      "/large_tool_results/call_a",
-      "/large_tool_results/call_b",
-    ]);
+    expect(Object.keys(first.files).sort()).toEqual([saved("call_a"), saved("call_b")]);
     const second = await agent.invoke(user("more"), thread("cap"));
-    expect(Object.keys(second.files).sort()).toEqual([
-      "/large_tool_results/call_b",
-      "/large_tool_results/call_c",
-    ]);
+    expect(Object.keys(second.files).sort()).toEqual([saved("call_b"), saved("call_c")]);
     const state: any = await agent.getState(thread("cap"));
     expect(state.values[EVICTED_RESULTS_KEY]).toEqual([
-      { path: "/large_tool_results/call_b", bytes: 100_000 },
-      { path: "/large_tool_results/call_c", bytes: 100_000 },
+      { path: saved("call_b"), bytes: 100_000 },
+      { path: saved("call_c"), bytes: 100_000 },
     ]);
   });
 
@@ -224,10 +221,10 @@ describe("eviction of large tool results", () => {
     const out = await agent.invoke(user("delegate"));
     expect(out.files["/notes.md"].content).toBe("n");
     // task hands back the subagent's last text, trimmed.
-    expect(out.files["/large_tool_results/call_task"].content).toBe(BIG.trim());
+    expect(out.files[saved("call_task", BIG.trim())].content).toBe(BIG.trim());
     const seen = lastToolMessage(model.calls[3]!.messages);
     expect(seen.name).toBe("task");
-    expect(seen.text).toContain("/large_tool_results/call_task");
+    expect(seen.text).toContain(saved("call_task", BIG.trim()));
     expect(seen.text.length).toBeLessThan(2_000);
   });
 
@@ -246,8 +243,8 @@ describe("eviction of large tool results", () => {
     );
     const { out, seen } = await callOnce(handoff, {}, "call_h");
     expect(out.files["/handoff.md"].content).toBe("kept");
-    expect(out.files["/large_tool_results/call_h"].content).toBe(BIG);
-    expect(seen.text).toContain("/large_tool_results/call_h");
+    expect(out.files[saved("call_h")].content).toBe(BIG);
+    expect(seen.text).toContain(saved("call_h"));
   });
 
   it("small results and a null limit leave results untouched", async () => {

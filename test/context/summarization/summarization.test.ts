@@ -208,13 +208,16 @@ describe("summarization", () => {
     expect(out.files["/report.md"].content).toBe(content);
     expect(model.calls[1]!.messages[1]).toHaveProperty("tool_calls.0.args.content", content);
     const sent = model.calls[2]!.messages[1] as AIMessage;
-    expect(sent.tool_calls![0]!.args).toEqual({
-      file_path: "/report.md",
-      content: "(40000 chars, saved in /report.md)",
-    });
+    const note = sent.tool_calls![0]!.args.content as string;
+    expect(note).toMatch(
+      /^\(40000 chars; full text in \/conversation_history\/args\.args\/[\w-]+-content-[0-9a-f]{12}\.txt\)$/,
+    );
+    // The note names a file that holds the argument as it was sent.
+    const kept = note.slice(note.indexOf("/conversation_history/"), -1);
+    expect(out.files[kept].content).toBe(content);
     const saved = out.messages[1] as AIMessage;
     expect(saved.id).toBe(model.calls[1]!.messages[1]!.id);
-    expect(saved.tool_calls![0]!.args.content).toBe("(40000 chars, saved in /report.md)");
+    expect(saved.tool_calls![0]!.args.content).toBe(note);
     expect(out.messages.some(isSummary)).toBe(false);
   });
 
