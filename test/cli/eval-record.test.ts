@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI_ENTRY, ROOT } from "./delve-bin.js";
-import { fakeOpenAI } from "./fake-openai.js";
+import { startFakeOpenAi } from "../wire/fake-openai.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-cli-record-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +29,11 @@ function delve(args: string[], env: Record<string, string>) {
 
 describe("delve eval --model provider:model --record, then --replay offline", () => {
   it("records the real provider class's answers with their usage, and replays them without the API", async () => {
-    const api = await fakeOpenAI();
+    const api = await startFakeOpenAi();
+    api.script([
+      { toolCalls: [{ name: "get_order", args: { id: "ORD-1" } }] },
+      { text: "ORD-1 is paid." },
+    ]);
     const cassette = path.join(dir, "orders.cassette.json");
     const recorded = path.join(dir, "recorded.json");
     let live: Awaited<ReturnType<typeof delve>>;
@@ -52,12 +56,16 @@ describe("delve eval --model provider:model --record, then --replay offline", ()
     }
     expect(live.stderr).toContain("ok   is-it-paid");
     expect(live.code).toBe(0);
-    expect(api.requests.map((r) => r.url)).toEqual(["/v1/responses", "/v1/responses"]);
-    expect(api.requests[0].body.tools.map((t: any) => t.name)).toContain("get_order");
+    // An "openai:" string uses Chat Completions; the fake refuses what the real API refuses.
+    expect(api.requests.map((r) => [r.path, r.rejected])).toEqual([
+      ["/chat/completions", undefined],
+      ["/chat/completions", undefined],
+    ]);
+    expect(api.requests[0]!.body.tools.map((t: any) => t.function.name)).toContain("get_order");
     const report = JSON.parse(fs.readFileSync(recorded, "utf8"));
     expect(report).toMatchObject({ mode: "record", model: "openai:gpt-test" });
-    // Tokens come from the provider's usage data: 501 + 502 in, 20 + 20 out.
-    expect(report.tasks[0].runs[0].usage).toEqual({ input: 1003, output: 40, total: 1043 });
+    // Tokens come from the provider's usage data: 10 + 10 in, 5 + 5 out.
+    expect(report.tasks[0].runs[0].usage).toEqual({ input: 20, output: 10, total: 30 });
     const steps = JSON.parse(fs.readFileSync(cassette, "utf8")).tasks["is-it-paid"].runs[0];
     expect(steps).toHaveLength(2);
 
