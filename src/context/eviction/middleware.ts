@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
@@ -101,6 +101,15 @@ export function evictionMiddleware(options: EvictionOptions = {}) {
         },
       ),
     }),
+    // A huge pasted user message is saved like a huge tool result, once, when it arrives.
+    beforeAgent: async (state) => {
+      if (limit === null) return undefined;
+      const tracked: EvictedEntry[] = (state as any)[EVICTED_RESULTS_KEY] ?? [];
+      const run = new EvictionRun(backend, limit, maxBytes, mentions, tracked);
+      const replaced = await run.evictUserMessages((state as any).messages ?? []);
+      if (replaced.length === 0) return undefined;
+      return { messages: replaced, [EVICTED_RESULTS_KEY]: run.updates } as any;
+    },
     wrapToolCall: async (request, handler) => {
       const result = await handler(request);
       if (limit === null || exempt.has(request.toolCall.name)) return result;
@@ -155,6 +164,32 @@ class EvictionRun {
       additional_kwargs: message.additional_kwargs,
       response_metadata: message.response_metadata,
     });
+  }
+
+  /**
+   * The newest user messages (those after the last model turn) that are over the limit,
+   * saved and replaced by their notice under the same id; earlier ones were seen already.
+   */
+  async evictUserMessages(messages: readonly BaseMessage[]): Promise<HumanMessage[]> {
+    const out: HumanMessage[] = [];
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]!;
+      if (!HumanMessage.isInstance(message)) break;
+      const { text, other } = splitContent(message.content);
+      if (!message.id || !exceedsTokens(text, this.limit)) continue;
+      const path = evictedPath(`user-${message.id}`, text);
+      const saved = await this.save(path, text);
+      const notice =
+        saved === true
+          ? evictedNotice(text, path, { mentions: this.mentions }, "message")
+          : truncatedNotice(text, saved, this.limit);
+      const content =
+        typeof message.content === "string" ? notice : [{ type: "text", text: notice }, ...other];
+      out.unshift(
+        new HumanMessage({ content: content as any, id: message.id, name: message.name }),
+      );
+    }
+    return out;
   }
 
   // Returns true, or why the result could not be saved.

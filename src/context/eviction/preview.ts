@@ -49,22 +49,27 @@ export interface ReadBackHints {
  * The text that replaces an evicted result: where the full result is, how to read it (naming
  * `read_file` / `grep` only when the model can see them), and a head-and-tail preview.
  */
-export function evictedNotice(text: string, path: string, hints: ReadBackHints): string {
+export function evictedNotice(
+  text: string,
+  path: string,
+  hints: ReadBackHints,
+  what: "result" | "message" = "result",
+): string {
   const lines = splitLines(text).length;
   const size = `about ${textTokens(text).toLocaleString("en-US")} tokens, ${lines.toLocaleString("en-US")} lines`;
   const how: string[] = [];
   if (hints.mentions("read_file")) {
     how.push(
-      "Read it with read_file, paging by lines: offset is the 0-based line to start from, limit how many lines to return.",
+      "Read it with read_file, paging by lines: offset N starts at line N+1, limit is how many lines to return.",
     );
   }
   if (hints.mentions("grep")) how.push("Search it with grep.");
-  if (how.length === 0) how.push("The file holds the complete result.");
+  if (how.length === 0) how.push(`The file holds the complete ${what}.`);
   const ends =
     lines > PREVIEW_END_LINES * 2
       ? `First ${PREVIEW_END_LINES} and last ${PREVIEW_END_LINES} lines:`
       : "Preview:";
-  return `This result was too large to keep in the conversation (${size}), so it was saved in full to ${path}. ${how.join(" ")}\n${ends}\n${previewLines(text)}`;
+  return `This ${what} was too large to keep in the conversation (${size}), so it was saved in full to ${path}. ${how.join(" ")}\n${ends}\n${previewLines(text)}`;
 }
 
 /**
