@@ -1,6 +1,6 @@
+import { ConfigurationError, createDeepAgent, MissingProviderError } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, createDeepAgent, MissingProviderError } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const user = (content: string) => ({ messages: [{ role: "user" as const, content }] });
 

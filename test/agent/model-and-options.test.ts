@@ -1,4 +1,3 @@
-import { describe, expect, it } from "vitest";
 import {
   ConfigurationError,
   createDeepAgent,
@@ -6,8 +5,9 @@ import {
   LazyChatModel,
   MissingProviderError,
   NotImplementedError,
-} from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
+} from "delve";
+import { ScriptedChatModel } from "delve/testing";
+import { describe, expect, it } from "vitest";
 
 describe("models given as strings", () => {
   it("an agent on a provider string builds and inspects with no provider package and no key", async () => {

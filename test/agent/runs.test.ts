@@ -1,10 +1,10 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { getTicketTool } from "../helpers/tickets.js";
 
 const user = (content: string) => ({ messages: [{ role: "user" as const, content }] });

@@ -1,9 +1,9 @@
 import { tool } from "@langchain/core/tools";
+import { ConfigurationError, createDeepAgent, toolText } from "delve";
+import { connectMcp, type McpConnection } from "delve/mcp";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigurationError, createDeepAgent, toolText } from "../../src/index.js";
-import { connectMcp, type McpConnection } from "../../src/mcp/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { chartTools, startMcpHttpServer } from "../helpers/mcp-http-server.js";
 
 // The same arguments, wrong in the same way, sent to a zod tool, a JSON-schema tool and an

@@ -1,7 +1,7 @@
+import { createDeepAgent, type FileData } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { todoListMiddleware } from "langchain";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { createDeepAgent, type FileData } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 describe("invoke() is typed with Delve's state", () => {
   it("files and messages are typed on the way in and out; a typo does not compile", async () => {

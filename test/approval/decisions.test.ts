@@ -1,9 +1,9 @@
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
+import { ConfigurationError, createDeepAgent, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigurationError, createDeepAgent, inspectSurface } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { aiWithCall, orderTools, requestOf, resultFor, resume, thread, user } from "./helpers.js";
 
 const gatedAgent = (

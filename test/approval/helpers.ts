@@ -2,8 +2,8 @@ import type { ToolMessage } from "@langchain/core/messages";
 import { AIMessage, ToolMessage as ToolMessageClass } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
+import type { ApprovalRequest } from "delve";
 import { z } from "zod";
-import type { ApprovalRequest } from "../../src/approval/middleware.js";
 
 /** Order tools that record every execution, so a test can assert nothing ran twice. */
 export function orderTools() {

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent } from "delve";
+import { connectMcp, type McpConnection, toolText } from "delve/mcp";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ticketDeskStdio } from "../../examples/ticket-desk/agent.js";
 import { seedTicketDb } from "../../examples/ticket-desk/database.js";
-import { createDeepAgent } from "../../src/index.js";
-import { connectMcp, type McpConnection, toolText } from "../../src/mcp/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { requestOf, resultFor, resume, thread, user } from "./helpers.js";
 
 // The example ticket desk MCP server, for real, as a child process over stdio.

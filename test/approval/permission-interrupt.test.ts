@@ -1,12 +1,11 @@
 import { MemorySaver } from "@langchain/langgraph";
+import type { PermissionRule } from "delve";
+import { ConfigurationError, createDeepAgent, filesystemMiddleware } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { runWithApproval } from "../../src/approval/scope.js";
-import { filesystemMiddleware } from "../../src/filesystem/middleware.js";
 import { guardFromRules } from "../../src/filesystem/permission-guard.js";
-import { ConfigurationError, createDeepAgent } from "../../src/index.js";
-import type { PermissionRule } from "../../src/permissions/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { requestOf, resultFor, resume, thread, user } from "./helpers.js";
 
 const POLICIES: PermissionRule[] = [

@@ -9,9 +9,9 @@ import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { createDeepAgent } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { z } from "zod";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const [dbFile, ledger, phase] = process.argv.slice(2) as [string, string, string];
 

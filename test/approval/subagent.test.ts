@@ -1,7 +1,7 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { orderTools, requestOf, resultFor, resume, thread, user } from "./helpers.js";
 
 const delegate = (subagent_type: string) => ({

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI_ENTRY, ROOT } from "./delve-bin.js";
 import { startFakeOpenAi } from "../wire/fake-openai.js";
+import { CLI_ENTRY, ROOT } from "./delve-bin.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-cli-record-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

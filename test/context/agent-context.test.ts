@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent, FilesystemBackend, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent, FilesystemBackend, inspectSurface } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const root = mkdtempSync(join(tmpdir(), "delve-context-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 import { ContextOverflowError } from "@langchain/core/errors";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { ScriptedChatModel } from "delve/testing";
 import { MiddlewareError } from "langchain";
 import { describe, expect, it } from "vitest";
 import { contextWindowAtCall, profileContextWindow } from "../../src/context/context-window.js";
@@ -14,7 +15,6 @@ import {
 import { writeSummary } from "../../src/context/summarization/summarize.js";
 import { transcriptPath } from "../../src/context/summarization/transcript-file.js";
 import { exceedsTokens, headAndTail, textTokens } from "../../src/context/token-estimate.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const call = (id: string, name = "lookup", args: Record<string, unknown> = {}) =>
   new AIMessage({

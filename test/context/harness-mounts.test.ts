@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tool } from "@langchain/core/tools";
+import { createDeepAgent, FilesystemBackend, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent, FilesystemBackend, inspectSurface } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { withoutDelete } from "../helpers/backend-doubles.js";
 
 const root = mkdtempSync(join(tmpdir(), "delve-harness-mounts-"));

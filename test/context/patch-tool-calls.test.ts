@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
+import { ScriptedChatModel } from "delve/testing";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -9,7 +10,6 @@ import {
   patchToolCalls,
   patchToolCallsMiddleware,
 } from "../../src/context/patch-tool-calls.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 const ask = (content: string) => ({ messages: [new HumanMessage(content)] });

@@ -1,7 +1,7 @@
+import { createDeepAgent } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { todoListMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const ask = { messages: [{ role: "user" as const, content: "plan it" }] };
 

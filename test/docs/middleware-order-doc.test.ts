@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import { MIDDLEWARE_ORDER } from "delve";
 import { describe, expect, it } from "vitest";
-import { MIDDLEWARE_ORDER } from "../../src/index.js";
 
 describe("docs/agent.md states the middleware order of MIDDLEWARE_ORDER", () => {
   it("its table lists every slot, in order, with the same condition", () => {

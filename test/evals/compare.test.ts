@@ -1,10 +1,5 @@
+import { compareReports, type EvalReport, type RunReport, type TaskReport } from "delve/evals";
 import { describe, expect, it } from "vitest";
-import {
-  compareReports,
-  type EvalReport,
-  type RunReport,
-  type TaskReport,
-} from "../../src/evals/index.js";
 
 const run = (pass: boolean, modelCalls: number, tokens = 100): RunReport => ({
   run: 0,

@@ -1,4 +1,3 @@
-import { describe, expect, it } from "vitest";
 import {
   answerMatches,
   calledInOrder,
@@ -12,7 +11,8 @@ import {
   satisfies,
   toolMutates,
   wroteFile,
-} from "../../src/evals/index.js";
+} from "delve/evals";
+import { describe, expect, it } from "vitest";
 import { outcome, trajectory } from "./outcome.js";
 
 const closeWrong = outcome(

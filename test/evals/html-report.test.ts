@@ -3,8 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
-import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { createDeepAgent, ok } from "delve";
 import {
   calledTool,
   compareReports,
@@ -12,9 +11,10 @@ import {
   readOnly,
   renderHtmlReport,
   runTaskSet,
-} from "../../src/evals/index.js";
-import { createDeepAgent, ok } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
+} from "delve/evals";
+import { ScriptedChatModel } from "delve/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { countColor, decodePng, luminanceSpread } from "./png.js";
 
 const chromium = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();

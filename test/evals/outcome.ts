@@ -1,4 +1,4 @@
-import type { TaskOutcome, TrajectoryEvent } from "../../src/evals/index.js";
+import type { TaskOutcome, TrajectoryEvent } from "delve/evals";
 
 type Call = [name: string, args: Record<string, unknown>];
 

@@ -2,8 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
-import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { createDeepAgent, fail, ok } from "delve";
 import {
   answerMatches,
   CassetteDriftError,
@@ -12,9 +11,10 @@ import {
   maxTokens,
   noFalseSuccess,
   runTaskSet,
-} from "../../src/evals/index.js";
-import { createDeepAgent, fail, ok } from "../../src/index.js";
-import { ScriptedChatModel, type ScriptedStep } from "../../src/testing/index.js";
+} from "delve/evals";
+import { ScriptedChatModel, type ScriptedStep } from "delve/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-evals-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,15 +1,9 @@
 import { tool } from "@langchain/core/tools";
+import { createDeepAgent, ok } from "delve";
+import { calledTool, defineTaskSet, maxModelCalls, readOnly, runTaskSet } from "delve/evals";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  calledTool,
-  defineTaskSet,
-  maxModelCalls,
-  readOnly,
-  runTaskSet,
-} from "../../src/evals/index.js";
-import { createDeepAgent, ok } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const refund = tool(async ({ id }) => ok({ id, refunded: true }), {
   name: "refund_order",

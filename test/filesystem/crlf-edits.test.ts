@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FilesystemBackend, InMemoryBackend } from "delve";
 import { afterAll, describe, expect, it } from "vitest";
-import { FilesystemBackend, InMemoryBackend } from "../../src/index.js";
 import { fsTools } from "./tools/fs-harness.js";
 
 const root = mkdtempSync(join(tmpdir(), "delve-crlf-"));

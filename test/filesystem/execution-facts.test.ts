@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
 import {
   BackendWrapper,
   CompositeBackend,
   InMemoryBackend,
   LocalShellBackend,
   SandboxBackend,
-} from "../../src/index.js";
+} from "delve";
+import { afterAll, describe, expect, it } from "vitest";
 import { fsTools, toolNamed } from "./tools/fs-harness.js";
 
 const dirs: string[] = [];

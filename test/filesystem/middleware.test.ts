@@ -1,6 +1,5 @@
+import { ConfigurationError, StateBackend } from "delve";
 import { describe, expect, it } from "vitest";
-import { StateBackend } from "../../src/backends/file-map/state.js";
-import { ConfigurationError } from "../../src/errors/configuration-error.js";
 import {
   FILESYSTEM_MIDDLEWARE_NAME,
   FS_TOOL_NAMES,

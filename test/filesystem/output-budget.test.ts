@@ -1,7 +1,7 @@
+import { ConfigurationError, createDeepAgent, filesystemMiddleware } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { outputBudgetFor } from "../../src/filesystem/tools/output-budget.js";
-import { ConfigurationError, createDeepAgent, filesystemMiddleware } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { fsTools } from "./tools/fs-harness.js";
 
 const files = (n: number, dir = "/logs") =>

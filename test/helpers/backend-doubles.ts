@@ -1,5 +1,5 @@
-import { InMemoryBackend } from "../../src/backends/file-map/in-memory.js";
-import type { BackendProtocol, ExecuteResult } from "../../src/backends/protocol/protocol.js";
+import type { BackendProtocol, ExecuteResult } from "delve";
+import { InMemoryBackend } from "delve";
 
 /** A real in-memory backend with the optional `delete` capability left out. */
 export function withoutDelete(inner = new InMemoryBackend()): BackendProtocol {

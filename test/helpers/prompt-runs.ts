@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import type { ScriptedChatModel } from "delve/testing";
 import { afterEach } from "vitest";
-import type { ScriptedChatModel } from "../../src/testing/index.js";
 
 /** An invoke input: one user turn and files seeded into the run's state. */
 export const ask = (files: Record<string, string> = {}) => ({

@@ -4,11 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ticketDeskStdio } from "../../examples/ticket-desk/agent.js";
-import { openTicketStore, seedTicketDb } from "../../examples/ticket-desk/database.js";
-import { startTicketHttpServer } from "../../examples/ticket-desk/http-server.js";
-import { ConfigurationError } from "../../src/index.js";
+import { ConfigurationError } from "delve";
 import {
   connectMcp,
   type McpCall,
@@ -16,7 +12,11 @@ import {
   McpConnectionError,
   type McpHttpServer,
   toolText,
-} from "../../src/mcp/index.js";
+} from "delve/mcp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ticketDeskStdio } from "../../examples/ticket-desk/agent.js";
+import { openTicketStore, seedTicketDb } from "../../examples/ticket-desk/database.js";
+import { startTicketHttpServer } from "../../examples/ticket-desk/http-server.js";
 
 // The example ticket desk server, for real: over stdio as a child process, and over HTTP
 // as a separate process on a loopback port with a bearer token.

@@ -5,15 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolMessage } from "@langchain/core/messages";
+import { ConfigurationError, createDeepAgent } from "delve";
+import { connectMcp, type McpConnection, type McpStdioServer, toolText } from "delve/mcp";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigurationError, createDeepAgent } from "../../src/index.js";
-import {
-  connectMcp,
-  type McpConnection,
-  type McpStdioServer,
-  toolText,
-} from "../../src/mcp/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 // A small real MCP server (plain CommonJS, so it starts fast) with the misbehaviours the
 // client must survive. FIXTURE_LINGER=1 keeps it alive after its stdin closes, like a

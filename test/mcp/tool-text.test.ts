@@ -1,6 +1,6 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { toolText } from "delve";
 import { describe, expect, it } from "vitest";
-import { toolText } from "../../src/toolkit/tool-text.js";
 
 describe("toolText", () => {
   it("returns a string content as it is", () => {

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConfigurationError, createDeepAgent, LocalShellBackend } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigurationError, createDeepAgent, LocalShellBackend } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const root = mkdtempSync(join(tmpdir(), "delve-perm-exec-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
+import { createDeepAgent, filesystemMiddleware, type PermissionRule } from "delve";
+import { ScriptedChatModel, type ScriptedToolCall } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent, filesystemMiddleware, type PermissionRule } from "../../src/index.js";
-import { ScriptedChatModel, type ScriptedToolCall } from "../../src/testing/index.js";
 
 const SEED = {
   "/secrets/.env": "API_KEY=sk-live-123",

@@ -1,6 +1,5 @@
+import { ConfigurationError, decide, type PermissionRule, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../../src/errors/index.js";
-import { decide, type PermissionRule, validatePermissions } from "../../src/permissions/index.js";
 
 const denyRead = (...paths: string[]): PermissionRule[] =>
   validatePermissions([{ operations: ["read"], paths, mode: "deny" }]);

@@ -1,5 +1,5 @@
+import { decideDelete, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { decideDelete, validatePermissions } from "../../src/permissions/index.js";
 
 const denyPolicies = validatePermissions([
   { operations: ["write"], paths: ["/policies/**"], mode: "deny" },

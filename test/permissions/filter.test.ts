@@ -1,5 +1,5 @@
+import { InMemoryBackend, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { InMemoryBackend } from "../../src/backends/file-map/in-memory.js";
 import { formatGrep, GREP_OUTPUT_MODES } from "../../src/filesystem/tools/grep.js";
 import {
   canRead,
@@ -7,7 +7,6 @@ import {
   filterGrepMatches,
   filterReadable,
 } from "../../src/permissions/filter.js";
-import { validatePermissions } from "../../src/permissions/index.js";
 
 const SECRET = "TOKEN-7f3a";
 

@@ -1,7 +1,6 @@
+import { canRead, checkVirtualPath, decide, decideDelete, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { checkVirtualPath } from "../../src/backends/protocol/paths.js";
 import { filterFileInfos, filterGrepMatches } from "../../src/permissions/filter.js";
-import { canRead, decide, decideDelete, validatePermissions } from "../../src/permissions/index.js";
 
 const rules = validatePermissions([
   { operations: ["read", "write"], paths: ["/secrets/**"], mode: "deny" },

@@ -1,5 +1,5 @@
+import { decide, decideDelete, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { decide, decideDelete, validatePermissions } from "../../src/permissions/index.js";
 import { deleteDeniedMessage, permissionDeniedMessage } from "../../src/permissions/message.js";
 
 const rules = validatePermissions([

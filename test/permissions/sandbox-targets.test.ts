@@ -1,5 +1,5 @@
+import { literalRuleTargets, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { literalRuleTargets, validatePermissions } from "../../src/permissions/index.js";
 
 describe("literalRuleTargets", () => {
   it("literal rules map to hide/readOnly; wildcard rules are unenforceable", () => {

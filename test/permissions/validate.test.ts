@@ -1,6 +1,5 @@
+import { ConfigurationError, validatePermissions } from "delve";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../../src/errors/index.js";
-import { validatePermissions } from "../../src/permissions/index.js";
 
 function errorOf(rules: unknown): ConfigurationError {
   try {

@@ -1,6 +1,4 @@
 import { ToolMessage } from "@langchain/core/messages";
-import { createMiddleware, todoListMiddleware } from "langchain";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   createDeepAgent,
   filesystemMiddleware,
@@ -9,8 +7,10 @@ import {
   registerHarnessProfile,
   resetHarnessProfiles,
   unregisterHarnessProfile,
-} from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
+} from "delve";
+import { ScriptedChatModel } from "delve/testing";
+import { createMiddleware, todoListMiddleware } from "langchain";
+import { afterEach, describe, expect, it } from "vitest";
 import { getTicketTool } from "../helpers/tickets.js";
 
 afterEach(() => resetHarnessProfiles());

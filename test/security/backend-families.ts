@@ -8,13 +8,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { InMemoryStore } from "@langchain/langgraph";
-import { CompositeBackend } from "../../src/backends/compose/composite.js";
-import { FilesystemBackend } from "../../src/backends/disk/filesystem.js";
-import { InMemoryBackend } from "../../src/backends/file-map/in-memory.js";
-import { StateBackend } from "../../src/backends/file-map/state.js";
-import type { BackendProtocol } from "../../src/backends/protocol/protocol.js";
-import { SandboxBackend } from "../../src/backends/sandbox/sandbox.js";
-import { StoreBackend } from "../../src/backends/store/store.js";
+import type { BackendProtocol } from "delve";
+import {
+  CompositeBackend,
+  FilesystemBackend,
+  InMemoryBackend,
+  SandboxBackend,
+  StateBackend,
+  StoreBackend,
+} from "delve";
 
 export interface FamilyBackend {
   backend: BackendProtocol;

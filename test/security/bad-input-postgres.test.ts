@@ -4,10 +4,9 @@
  * see another's files (a `_` in a LIKE pattern matches any character).
  */
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { createDeepAgent, StoreBackend } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StoreBackend } from "../../src/backends/store/store.js";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 
 const pg = await testPostgres();

@@ -9,12 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { createDeepAgent, FilesystemBackend, LocalShellBackend, SandboxBackend } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { LocalShellBackend } from "../../src/backends/disk/local-shell.js";
-import { SandboxBackend } from "../../src/backends/sandbox/sandbox.js";
-import { createDeepAgent, FilesystemBackend } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "delve-bad-input-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

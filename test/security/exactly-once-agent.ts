@@ -5,9 +5,9 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { tool } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { createDeepAgent } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { z } from "zod";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 /** Builds the agent over `checkpointer`; `pause` scripts the first model turn (the gated call). */
 export function chargeAgent(checkpointer: BaseCheckpointSaver, ledger: string, pause: boolean) {

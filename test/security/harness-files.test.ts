@@ -10,12 +10,10 @@ import path from "node:path";
 import { type AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent, FilesystemBackend, InMemoryBackend, StoreBackend } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InMemoryBackend } from "../../src/backends/file-map/in-memory.js";
-import { StoreBackend } from "../../src/backends/store/store.js";
-import { createDeepAgent, FilesystemBackend } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "delve-harness-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

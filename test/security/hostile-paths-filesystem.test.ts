@@ -13,9 +13,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { FilesystemBackend, LocalShellBackend } from "delve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../src/backends/disk/filesystem.js";
-import { LocalShellBackend } from "../../src/backends/disk/local-shell.js";
 import { MALFORMED_PATHS, serialize } from "../helpers/hostile-paths.js";
 
 const tag = randomBytes(6).toString("hex");

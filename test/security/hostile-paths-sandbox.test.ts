@@ -13,8 +13,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { SandboxBackend } from "delve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxBackend } from "../../src/backends/sandbox/sandbox.js";
 import { MALFORMED_PATHS, serialize } from "../helpers/hostile-paths.js";
 
 const tag = randomBytes(6).toString("hex");

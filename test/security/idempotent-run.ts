@@ -7,7 +7,7 @@
  */
 import { createInterface } from "node:readline";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
-import { SqliteStore } from "../../src/stores/index.js";
+import { SqliteStore } from "delve/sqlite";
 import { chargeTool } from "./idempotent-tool.js";
 
 const [kind, where, schema, ledger, key, mode] = process.argv.slice(2) as string[];

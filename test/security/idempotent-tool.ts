@@ -2,8 +2,8 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { tool } from "@langchain/core/tools";
 import type { BaseStore } from "@langchain/langgraph";
+import { idempotent, ok } from "delve";
 import { z } from "zod";
-import { idempotent, ok } from "../../src/toolkit/index.js";
 
 /** `charge` made idempotent by order id over `store`; `hang` stops it after its side effect. */
 export function chargeTool(

@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { connectMcp, type McpConnection } from "delve/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcp, type McpConnection } from "../../src/mcp/index.js";
 
 // Hostile servers: ones that ignore SIGTERM and their stdin closing, ones started through
 // `sh -c` (the real server is a grandchild), ones that start children of their own, and a

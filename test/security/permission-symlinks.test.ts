@@ -9,15 +9,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { PermissionRule } from "delve";
+import { CompositeBackend, FilesystemBackend, LocalShellBackend, SandboxBackend } from "delve";
 import { afterEach, describe, expect, it } from "vitest";
 import { runWithApproval } from "../../src/approval/scope.js";
-import { CompositeBackend } from "../../src/backends/compose/composite.js";
-import { FilesystemBackend } from "../../src/backends/disk/filesystem.js";
-import { LocalShellBackend } from "../../src/backends/disk/local-shell.js";
 import { Confinement, descriptorPath, FsFailure } from "../../src/backends/disk/safe-fs.js";
-import { SandboxBackend } from "../../src/backends/sandbox/sandbox.js";
 import { pathPolicyFromRules, policedBackend } from "../../src/filesystem/permission-guard.js";
-import type { PermissionRule } from "../../src/permissions/index.js";
 import { fsTools, textOf } from "../filesystem/tools/fs-harness.js";
 import { HAS_BWRAP } from "./backend-families.js";
 

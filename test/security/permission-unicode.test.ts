@@ -7,16 +7,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../src/backends/disk/filesystem.js";
-import { InMemoryBackend } from "../../src/backends/file-map/in-memory.js";
 import {
   decide,
   decideDelete,
+  FilesystemBackend,
+  InMemoryBackend,
   literalRuleTargets,
   type PermissionRule,
   validatePermissions,
-} from "../../src/permissions/index.js";
+} from "delve";
+import { afterEach, describe, expect, it } from "vitest";
 import { fsTools } from "../filesystem/tools/fs-harness.js";
 
 const NFC = "/caf\u00e9";

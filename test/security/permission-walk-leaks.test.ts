@@ -4,8 +4,9 @@
  * differ only in a denied file (present with a guess, present without it, or absent): every
  * answer must be the same in both, and an allowed match behind 1,000 denied ones is found.
  */
+
+import type { PermissionRule } from "delve";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PermissionRule } from "../../src/permissions/index.js";
 import { fsTools, textOf } from "../filesystem/tools/fs-harness.js";
 import { FAMILIES, type Family, type FamilyBackend } from "./backend-families.js";
 

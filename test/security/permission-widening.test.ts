@@ -4,10 +4,16 @@
  * subtree. Such rule sets are refused at construction with a message that says how to write
  * them; a carve-out strictly inside a later rule is kept.
  */
+
+import {
+  createDeepAgent,
+  decide,
+  filesystemMiddleware,
+  type PermissionRule,
+  validatePermissions,
+} from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent, filesystemMiddleware, type PermissionRule } from "../../src/index.js";
-import { decide, validatePermissions } from "../../src/permissions/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 type Mode = PermissionRule["mode"];
 const rule = (mode: Mode, paths: string[], operations: ("read" | "write")[] = ["read"]) => ({

@@ -8,8 +8,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { SandboxBackend } from "delve";
 import { afterAll, describe, expect, it } from "vitest";
-import { SandboxBackend } from "../../src/backends/sandbox/sandbox.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "delve-sandbox-limits-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -9,13 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
+import type { FileData } from "delve";
+import { createDeepAgent, FilesystemBackend, type PermissionRule } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../src/backends/disk/filesystem.js";
-import type { FileData } from "../../src/backends/protocol/protocol.js";
-import { createDeepAgent, type PermissionRule } from "../../src/index.js";
 import { admitFileChanges, refusedNote } from "../../src/subagents/merge-back.js";
 import { createTaskTool, TASK_WRITES_KEY, type TaskSubagent } from "../../src/subagents/task.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const RULES: PermissionRule[] = [
   { operations: ["write"], paths: ["/policies/drafts/**"], mode: "allow" },

@@ -5,9 +5,9 @@ import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { SqliteStore } from "delve/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { claimTableOf } from "../../src/stores/claims.js";
-import { SqliteStore } from "../../src/stores/index.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "delve-claims-"));

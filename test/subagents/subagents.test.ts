@@ -1,8 +1,8 @@
 import { ToolMessage } from "@langchain/core/messages";
+import { createDeepAgent, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent, inspectSurface } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 const user = (content: string) => ({ messages: [{ role: "user" as const, content }] });
 const results = (out: { messages: any[] }) =>

@@ -1,9 +1,8 @@
 import { SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
+import { filesystemMiddleware, ScriptedChatModel } from "delve";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { filesystemMiddleware } from "../../src/filesystem/middleware.js";
-import { ScriptedChatModel } from "../../src/models/scripted-model.js";
 import {
   GENERAL_PURPOSE_DESCRIPTION,
   GENERAL_PURPOSE_PROMPT,

@@ -1,8 +1,8 @@
 import { tool } from "@langchain/core/tools";
+import { createDeepAgent, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent, inspectSurface } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 
 describe("inspectSurface shows each tool's definition as sent", () => {
   const closeTicket = tool(async () => "closed", {

@@ -1,13 +1,8 @@
 import { tool } from "@langchain/core/tools";
+import { ConfigurationError, createDeepAgent, filesystemMiddleware, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  ConfigurationError,
-  createDeepAgent,
-  filesystemMiddleware,
-  inspectSurface,
-} from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import { getTicketTool } from "../helpers/tickets.js";
 
 const quiet = () => vi.spyOn(console, "warn").mockImplementation(() => {});

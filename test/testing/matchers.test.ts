@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { tool } from "@langchain/core/tools";
+import { createDeepAgent, fail, ok } from "delve";
+import { registerDelveMatchers, ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent, fail, ok } from "../../src/index.js";
-import { registerDelveMatchers, ScriptedChatModel } from "../../src/testing/index.js";
 
 await registerDelveMatchers(expect);
 

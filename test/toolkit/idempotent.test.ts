@@ -5,11 +5,10 @@ import { join, resolve } from "node:path";
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { InMemoryStore } from "@langchain/langgraph";
+import { createDeepAgent, fail, idempotent, ok } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
-import { fail, idempotent, ok } from "../../src/toolkit/index.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];

@@ -1,5 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { failureStatusMiddleware, lintTools } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import {
   createIncidentAgent,
@@ -7,8 +9,6 @@ import {
   IncidentDesk,
   incidentTools,
 } from "../../examples/incidents/incidents.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
-import { failureStatusMiddleware, lintTools } from "../../src/toolkit/index.js";
 
 const OPERATOR: IncidentContext = {
   user_id: "operator-7f3a9c",

@@ -1,9 +1,14 @@
 import { tool } from "@langchain/core/tools";
+import {
+  ConfigurationError,
+  createDeepAgent,
+  LINT_RULES,
+  type LintFinding,
+  lintTools,
+} from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigurationError, createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
-import { LINT_RULES, type LintFinding, lintTools } from "../../src/toolkit/index.js";
 
 const run = async () => "done";
 

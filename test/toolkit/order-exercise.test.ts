@@ -1,10 +1,9 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { createDeepAgent, fail, failureStatusMiddleware, lintTools, ok } from "delve";
+import { ScriptedChatModel, type ScriptedStep } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel, type ScriptedStep } from "../../src/testing/index.js";
-import { fail, failureStatusMiddleware, lintTools, ok } from "../../src/toolkit/index.js";
 
 // Seed 004's closing exercise: the order tools refactored (enums, ranges, structured errors
 // with hints), then a nonexistent id and out-of-range arguments, each fixed in one turn.

@@ -1,16 +1,17 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { ConfigurationError, createDeepAgent } from "../../src/index.js";
-import { ScriptedChatModel } from "../../src/testing/index.js";
 import {
+  ConfigurationError,
+  createDeepAgent,
   fail,
   failureStatusMiddleware,
   isFailure,
   markFailures,
   ok,
-} from "../../src/toolkit/index.js";
+} from "delve";
+import { ScriptedChatModel } from "delve/testing";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
 
 const ORDERS: Record<string, { status: string }> = { "ORD-1001": { status: "paid" } };
 

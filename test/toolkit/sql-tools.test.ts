@@ -3,11 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import Database from "better-sqlite3";
+import { ConfigurationError, lintTools } from "delve";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createShopDatabase } from "../../examples/sql-tools/shop-db.js";
 import { createTableTools, MAX_ROWS } from "../../examples/sql-tools/table-tools.js";
-import { ConfigurationError } from "../../src/index.js";
-import { lintTools } from "../../src/toolkit/index.js";
 
 let dir: string;
 let path: string;

@@ -1,13 +1,7 @@
+import type { BackendError, BackendProtocol, WriteResult } from "delve";
+import { BackendWrapper, ConfigurationError, type GuardedCall, InMemoryBackend } from "delve";
 import { describe, expect, it } from "vitest";
-import { BackendWrapper, type GuardedCall } from "../../../src/backends/compose/backend-wrapper.js";
-import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
 import { isUnder } from "../../../src/backends/protocol/paths.js";
-import type {
-  BackendError,
-  BackendProtocol,
-  WriteResult,
-} from "../../../src/backends/protocol/protocol.js";
-import { ConfigurationError } from "../../../src/errors/configuration-error.js";
 import { RecordingExecBackend, withoutDelete } from "../../helpers/backend-doubles.js";
 
 // Records every guarded call and lets everything through.

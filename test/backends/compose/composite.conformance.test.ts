@@ -1,5 +1,4 @@
-import { CompositeBackend } from "../../../src/backends/compose/composite.js";
-import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
+import { CompositeBackend, InMemoryBackend } from "delve";
 import { runBackendConformance } from "../../../src/testing/conformance.js";
 
 runBackendConformance("InMemoryBackend", () => ({ backend: new InMemoryBackend() }));

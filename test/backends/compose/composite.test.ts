@@ -1,10 +1,8 @@
+import type { GrepResult } from "delve";
+import { CompositeBackend, ConfigurationError, InMemoryBackend } from "delve";
 import { describe, expect, it } from "vitest";
-import { CompositeBackend } from "../../../src/backends/compose/composite.js";
 import { routeGlobs } from "../../../src/backends/compose/composite-routes.js";
-import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
 import { assertBackendInstance } from "../../../src/backends/protocol/assert-backend.js";
-import type { GrepResult } from "../../../src/backends/protocol/protocol.js";
-import { ConfigurationError } from "../../../src/errors/configuration-error.js";
 import { RecordingExecBackend, withoutDelete } from "../../helpers/backend-doubles.js";
 
 const paths = (r: { files?: { path: string }[] }) => r.files?.map((f) => f.path);

@@ -1,8 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { FilesystemBackend } from "../../../src/backends/disk/filesystem.js";
-import { LocalShellBackend } from "../../../src/backends/disk/local-shell.js";
+import { FilesystemBackend, LocalShellBackend } from "delve";
 import { runBackendConformance } from "../../../src/testing/conformance.js";
 
 async function tempRoot() {

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { FilesystemBackend } from "delve";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../../src/backends/disk/filesystem.js";
 
 let root: string;
 let backend: FilesystemBackend;

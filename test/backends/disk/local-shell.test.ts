@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { FilesystemBackend, LocalShellBackend } from "delve";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../../src/backends/disk/filesystem.js";
-import { LocalShellBackend } from "../../../src/backends/disk/local-shell.js";
 
 let root: string;
 

@@ -1,3 +1,4 @@
+import { ConfigurationError, InMemoryBackend } from "delve";
 import { describe, expect, it } from "vitest";
 import {
   deleteFiles,
@@ -5,8 +6,6 @@ import {
   grepFiles,
   writeFile,
 } from "../../../src/backends/file-map/file-map-ops.js";
-import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
-import { ConfigurationError } from "../../../src/errors/configuration-error.js";
 
 const textOf = (bytes: Uint8Array | undefined) =>
   new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);

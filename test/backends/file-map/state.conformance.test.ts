@@ -1,4 +1,4 @@
-import { StateBackend } from "../../../src/backends/file-map/state.js";
+import { StateBackend } from "delve";
 import { runBackendConformance } from "../../../src/testing/conformance.js";
 
 runBackendConformance("StateBackend (outside a run)", () => ({ backend: new StateBackend() }));

@@ -1,17 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runProcess } from "../../../src/backends/disk/process-runner.js";
-import { checkVirtualPath } from "../../../src/backends/protocol/paths.js";
 import type {
   ExecuteOptions,
   ExecuteResult,
   FileDownloadResult,
   FileUpload,
   FileUploadResult,
-} from "../../../src/backends/protocol/protocol.js";
-import { BaseSandbox } from "../../../src/backends/sandbox/base-sandbox.js";
-import { SandboxBackend } from "../../../src/backends/sandbox/sandbox.js";
+} from "delve";
+import { BaseSandbox, checkVirtualPath, SandboxBackend } from "delve";
+import { runProcess } from "../../../src/backends/disk/process-runner.js";
 import { runBackendConformance } from "../../../src/testing/conformance.js";
 
 function tempRoot() {

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { ConfigurationError, SandboxBackend } from "delve";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SandboxBackend } from "../../../src/backends/sandbox/sandbox.js";
-import { ConfigurationError } from "../../../src/errors/configuration-error.js";
 
 const temps: string[] = [];
 function tempRoot(): string {

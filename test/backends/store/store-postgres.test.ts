@@ -1,8 +1,8 @@
 import { StateGraph, StateSchema } from "@langchain/langgraph";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { StoreBackend, type StoreBackendContext } from "delve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { StoreBackend, type StoreBackendContext } from "../../../src/backends/store/store.js";
 import { testPostgres, uniqueSchema } from "../../helpers/postgres.js";
 
 const pg = await testPostgres();

@@ -8,8 +8,8 @@ import {
   type OperationResults,
 } from "@langchain/langgraph";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { StoreBackend } from "delve";
 import { afterAll, describe } from "vitest";
-import { StoreBackend } from "../../../src/backends/store/store.js";
 import { SqliteStore } from "../../../src/stores/sqlite-store.js";
 import { runBackendConformance } from "../../../src/testing/conformance.js";
 import { testPostgres, uniqueSchema } from "../../helpers/postgres.js";

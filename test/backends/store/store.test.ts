@@ -4,12 +4,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { type BaseStore, InMemoryStore, StateGraph, StateSchema } from "@langchain/langgraph";
+import {
+  ConfigurationError,
+  createDeepAgent,
+  ScriptedChatModel,
+  StoreBackend,
+  type StoreBackendContext,
+} from "delve";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createDeepAgent } from "../../../src/agent/create-deep-agent.js";
-import { StoreBackend, type StoreBackendContext } from "../../../src/backends/store/store.js";
-import { ConfigurationError } from "../../../src/errors/configuration-error.js";
-import { ScriptedChatModel } from "../../../src/models/scripted-model.js";
 import { SqliteStore } from "../../../src/stores/sqlite-store.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");

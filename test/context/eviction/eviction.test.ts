@@ -1,18 +1,17 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command, MemorySaver } from "@langchain/langgraph";
+import type { ExecuteResult, WriteResult } from "delve";
+import { createDeepAgent, InMemoryBackend } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
-import type { ExecuteResult, WriteResult } from "../../../src/backends/protocol/protocol.js";
 import {
   EVICTED_RESULTS_KEY,
   type EvictionOptions,
   evictedPath,
   evictionMiddleware,
 } from "../../../src/context/eviction/middleware.js";
-import { createDeepAgent } from "../../../src/index.js";
-import { ScriptedChatModel } from "../../../src/testing/index.js";
 
 const user = (content: string) => ({ messages: [{ role: "user" as const, content }] });
 const thread = (id: string) => ({ configurable: { thread_id: id } });

@@ -1,8 +1,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { createDeepAgent } from "../../../src/index.js";
-import { ScriptedChatModel } from "../../../src/testing/index.js";
 
 const pasted = Array.from({ length: 12_000 }, (_, i) => `log line ${i}: ${"q".repeat(36)}`).join(
   "\n",

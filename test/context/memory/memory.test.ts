@@ -1,19 +1,21 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
+import {
+  createDeepAgent,
+  FilesystemBackend,
+  filesystemMiddleware,
+  InMemoryBackend,
+  inspectSurface,
+} from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../../src/backends/disk/filesystem.js";
-import { InMemoryBackend } from "../../../src/backends/file-map/in-memory.js";
 import {
   DEFAULT_MEMORY_MAX_CHARS,
   MEMORY_MIDDLEWARE_NAME,
   memoryMiddleware,
   renderMemory,
 } from "../../../src/context/memory/middleware.js";
-import { filesystemMiddleware } from "../../../src/filesystem/middleware.js";
-import { createDeepAgent } from "../../../src/index.js";
-import { inspectSurface } from "../../../src/surface/inspect-surface.js";
-import { ScriptedChatModel } from "../../../src/testing/index.js";
 import { ask, systemPrompts, tempDirs } from "../../helpers/prompt-runs.js";
 
 const GUIDANCE =

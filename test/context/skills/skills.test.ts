@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { createDeepAgent, FilesystemBackend, inspectSurface } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
-import { FilesystemBackend } from "../../../src/backends/disk/filesystem.js";
 import { parseFrontMatter } from "../../../src/context/skills/front-matter.js";
 import {
   renderSkills,
@@ -10,9 +11,6 @@ import {
   skillsMiddleware,
 } from "../../../src/context/skills/middleware.js";
 import { skillMetadataOf } from "../../../src/context/skills/skill-metadata.js";
-import { createDeepAgent } from "../../../src/index.js";
-import { inspectSurface } from "../../../src/surface/inspect-surface.js";
-import { ScriptedChatModel } from "../../../src/testing/index.js";
 import { ask, systemOf, systemPrompts, tempDirs } from "../../helpers/prompt-runs.js";
 
 const INTRO =

@@ -1,5 +1,5 @@
+import { StateBackend } from "delve";
 import { describe, expect, it } from "vitest";
-import { StateBackend } from "../../../src/backends/file-map/state.js";
 import { fsTools, surfaceText, toolNamed, visibleTools, withoutDelete } from "./fs-harness.js";
 
 describe("delete", () => {

@@ -1,16 +1,8 @@
 import { AIMessage, type ToolMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { StateBackend } from "../../../src/backends/file-map/state.js";
-import type {
-  BackendProtocol,
-  ExecuteOptions,
-  ExecuteResult,
-} from "../../../src/backends/protocol/protocol.js";
-import {
-  type FilesystemMiddlewareOptions,
-  filesystemMiddleware,
-} from "../../../src/filesystem/middleware.js";
+import type { BackendProtocol, ExecuteOptions, ExecuteResult } from "delve";
+import { type FilesystemMiddlewareOptions, filesystemMiddleware, StateBackend } from "delve";
 
 /**
  * The file tools of one filesystem middleware over a backend (a fresh `StateBackend` by

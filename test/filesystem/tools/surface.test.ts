@@ -1,5 +1,5 @@
+import { FS_TOOL_NAMES, type FsToolName } from "delve";
 import { describe, expect, it } from "vitest";
-import { FS_TOOL_NAMES, type FsToolName } from "../../../src/filesystem/middleware.js";
 import {
   fsTools,
   openAiForm,
