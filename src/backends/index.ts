@@ -34,6 +34,11 @@ export { FilesystemBackend, type FilesystemBackendOptions } from "./disk/filesys
 export { LocalShellBackend, type LocalShellBackendOptions } from "./disk/local-shell.js";
 export { InMemoryBackend, type InMemoryBackendOptions } from "./file-map/in-memory.js";
 export { StateBackend } from "./file-map/state.js";
+export {
+  activePathPolicy,
+  type PathPolicy,
+  type PolicyOperation,
+} from "./protocol/path-policy.js";
 export { checkVirtualPath, type PathCheck } from "./protocol/paths.js";
 export type {
   BackendError,
