@@ -4,6 +4,8 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { compactStateSchema } from "../checkpoint/delta-state.js";
+import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { type PermissionRule, validatePermissions } from "../permissions/index.js";
@@ -64,6 +66,11 @@ export interface CreateDeepAgentOptions {
   contextSchema?: any;
   /** Saves each thread's messages and files (MemorySaver, SQLite, PostgreSQL). */
   checkpointer?: BaseCheckpointSaver | boolean;
+  /**
+   * A checkpoint stores the messages and files a step changed, plus a full copy of each
+   * every this many updates (default 100): lower reads a thread back faster, higher stores less.
+   */
+  checkpointSnapshotEvery?: number;
   /** A LangGraph store handed to tools and store-backed backends. */
   store?: BaseStore;
   /** Logs every model call and tool call to stderr. */
@@ -136,6 +143,13 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   if (!Number.isInteger(maxDepth) || maxDepth < 0) {
     throw new ConfigurationError("INVALID_OPTION", "maxSubagentDepth must be a whole number >= 0.");
   }
+  const snapshotEvery = options.checkpointSnapshotEvery;
+  if (snapshotEvery !== undefined && (!Number.isInteger(snapshotEvery) || snapshotEvery < 1)) {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      "checkpointSnapshotEvery must be a whole number >= 1.",
+    );
+  }
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
@@ -163,6 +177,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     maxDepth,
     strictExclusions: Boolean(options.profile?.excludedMiddleware?.length),
     path: "",
+    snapshotEvery,
     context: {
       memory: options.memory,
       skills: options.skills,
@@ -203,15 +218,17 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
     systemPrompt: composeSystemPrompt(options.systemPrompt, profile),
     middleware: stack.middleware,
     responseFormat: options.responseFormat,
-    stateSchema: options.stateSchema,
+    stateSchema: compactStateSchema(options.stateSchema, snapshotEvery),
     contextSchema: options.contextSchema,
     store: options.store,
     name: options.name,
   } as any;
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
-  const agent = createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
-    recursionLimit: DEFAULT_RECURSION_LIMIT,
-  }) as DeepAgent;
+  const agent = slimToolSends(
+    createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
+      recursionLimit: DEFAULT_RECURSION_LIMIT,
+    }),
+  ) as DeepAgent;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 
   const plans = stack.middleware
@@ -220,7 +237,7 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   let probe: any;
   rememberAgent(agent, {
     probe: () => {
-      probe ??= options.checkpointer ? createAgent(params) : agent;
+      probe ??= options.checkpointer ? slimToolSends(createAgent(params)) : agent;
       return probe;
     },
     registered: () => registeredToolNames(agent),
