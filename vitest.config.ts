@@ -9,6 +9,7 @@ export default defineConfig({
       { find: /^delve\/testing$/, replacement: here("./src/testing/index.ts") },
       { find: /^delve\/sqlite$/, replacement: here("./src/stores/index.ts") },
       { find: /^delve\/mcp$/, replacement: here("./src/mcp/index.ts") },
+      { find: /^delve\/checkpoint$/, replacement: here("./src/checkpoint/index.ts") },
       { find: /^delve$/, replacement: here("./src/index.ts") },
     ],
   },

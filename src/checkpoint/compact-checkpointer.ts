@@ -1,0 +1,224 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  compareWritesSortKeys,
+  MemorySaver,
+  type PendingWrite,
+  writesSortKey,
+} from "@langchain/langgraph-checkpoint";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { type ChunkStore, MemoryChunkStore, type StoredWrite } from "./chunk-store.js";
+import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
+import { MIN_CHUNK_CHARS } from "./large-strings.js";
+import { PostgresChunkStore } from "./postgres-chunks.js";
+import { SqliteChunkStore } from "./sqlite-chunks.js";
+
+/** Options of {@link compactCheckpointer}. */
+export interface CompactCheckpointerOptions {
+  /**
+   * Where the long strings go. Default: beside the saver's own tables (the same SQLite file
+   * or PostgreSQL schema), or in memory for `MemorySaver`. Required for other savers.
+   */
+  store?: ChunkStore;
+  /** Strings at least this many characters long (as JSON) are stored once. Default 1024. */
+  minChunkChars?: number;
+}
+
+type DeltaHistory = Record<string, { writes: [string, string, unknown][]; seed?: unknown }>;
+
+/**
+ * A checkpointer that stores each long string (a file's content, a tool result) once,
+ * whichever checkpoints, writes and threads hold it: the saver keeps a skeleton of each value
+ * and the strings live in a content-addressed table beside it. Reads, lists, forks and
+ * interrupts work as with the saver alone. Build it with {@link compactCheckpointer}.
+ */
+export class CompactCheckpointer extends BaseCheckpointSaver {
+  readonly #saving = new AsyncLocalStorage<SaveContext>();
+  readonly #serde: ChunkingSerde;
+
+  constructor(
+    /** The saver that holds the checkpoints (its serializer is replaced by a chunking one). */
+    readonly saver: BaseCheckpointSaver,
+    /** Where the long strings are kept. */
+    readonly chunks: ChunkStore,
+    minChunkChars = MIN_CHUNK_CHARS,
+  ) {
+    super();
+    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving);
+    saver.serde = this.#serde;
+    this.serde = this.#serde;
+  }
+
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.saver.getTuple(config);
+  }
+
+  override list(
+    config: RunnableConfig,
+    options?: CheckpointListOptions,
+  ): AsyncGenerator<CheckpointTuple> {
+    return this.saver.list(config, options);
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const { thread, ns } = where(config);
+    const saved = await this.#saving.run({ thread, keepWhole: metadata }, () =>
+      this.saver.put(config, checkpoint, metadata, newVersions),
+    );
+    await this.chunks.noteCheckpoint?.(
+      thread,
+      ns,
+      checkpoint.id,
+      Object.keys(checkpoint.channel_values ?? {}),
+    );
+    return saved;
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath?: string,
+  ): Promise<void> {
+    const { thread, ns } = where(config);
+    await this.#saving.run({ thread }, () =>
+      this.saver.putWrites(config, writes, taskId, taskPath),
+    );
+    const id = config.configurable?.checkpoint_id;
+    if (taskPath && id) await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
+  }
+
+  /** Deletes the thread's checkpoints, then the strings no other thread uses. */
+  override async deleteThread(threadId: string): Promise<void> {
+    await this.saver.deleteThread(threadId);
+    await this.chunks.deleteThread(String(threadId));
+  }
+
+  override getNextVersion(current: number | undefined): number {
+    return this.saver.getNextVersion(current);
+  }
+
+  /**
+   * The writes to replay for delta channels, read in one query for SQLite and PostgreSQL
+   * (the saver alone reads each ancestor checkpoint in turn).
+   */
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<any> {
+    const { config, channels } = options;
+    if (channels.length === 0) return {};
+    const { thread, ns } = where(config);
+    if (!this.chunks.ancestors || !thread) return this.saver.getDeltaChannelHistory(options);
+    const id =
+      config.configurable?.checkpoint_id ?? (await this.saver.getTuple(config))?.checkpoint.id;
+    if (!id) return this.saver.getDeltaChannelHistory(options);
+    const ancestors = await this.chunks.ancestors(thread, ns, id, channels);
+    if (!ancestors || ancestors.some((a) => a.channels === null)) {
+      return this.saver.getDeltaChannelHistory(options); // saved without the wrapper
+    }
+    const remaining = new Set(channels);
+    const blocks = new Map<string, StoredWrite[][]>(channels.map((c) => [c, []]));
+    const seedAt = new Map<string, string>();
+    for (const ancestor of ancestors) {
+      if (remaining.size === 0) break;
+      for (const ch of remaining) {
+        blocks.get(ch)!.push(sortWrites(ancestor.writes.filter((w) => w.channel === ch)));
+      }
+      for (const ch of [...remaining]) {
+        if (ancestor.channels!.includes(ch)) {
+          seedAt.set(ch, ancestor.checkpointId);
+          remaining.delete(ch);
+        }
+      }
+    }
+    const seeds = new Map<string, Record<string, unknown>>();
+    for (const seedId of new Set(seedAt.values())) {
+      const tuple = await this.saver.getTuple({
+        configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: seedId },
+      });
+      seeds.set(seedId, tuple?.checkpoint.channel_values ?? {});
+    }
+    const result: DeltaHistory = {};
+    for (const ch of channels) {
+      const ordered = blocks.get(ch)!.reverse().flat();
+      const values = await this.#serde.loadMany(ordered);
+      const entry: DeltaHistory[string] = {
+        writes: ordered.map((w, i) => [w.taskId, w.channel, values[i]]),
+      };
+      const seedId = seedAt.get(ch);
+      if (seedId !== undefined && Object.hasOwn(seeds.get(seedId)!, ch))
+        entry.seed = seeds.get(seedId)![ch];
+      result[ch] = entry;
+    }
+    return result;
+  }
+}
+
+function where(config: RunnableConfig): { thread: string; ns: string } {
+  const thread = config.configurable?.thread_id;
+  return {
+    thread: thread === undefined || thread === null ? "" : String(thread),
+    ns: String(config.configurable?.checkpoint_ns ?? ""),
+  };
+}
+
+function sortWrites(writes: StoredWrite[]): StoredWrite[] {
+  return writes.sort((a, b) =>
+    compareWritesSortKeys(
+      writesSortKey(a.taskPath, a.taskId, a.idx),
+      writesSortKey(b.taskPath, b.taskId, b.idx),
+    ),
+  );
+}
+
+/**
+ * Wraps a LangGraph checkpointer (`MemorySaver`, `SqliteSaver`, `PostgresSaver`) so that each
+ * long string is stored once instead of once per checkpoint, with a fast delta-history read,
+ * and `deleteThread` that frees the thread's strings. Use the returned saver in place of the
+ * one passed in (whose serializer it takes over).
+ *
+ * @example
+ * const checkpointer = compactCheckpointer(SqliteSaver.fromConnString("threads.db"));
+ * const agent = createDeepAgent({ model, checkpointer });
+ */
+export function compactCheckpointer(
+  saver: BaseCheckpointSaver,
+  options: CompactCheckpointerOptions = {},
+): CompactCheckpointer {
+  if (saver instanceof CompactCheckpointer) return saver;
+  const minChunk = options.minChunkChars ?? MIN_CHUNK_CHARS;
+  if (!Number.isInteger(minChunk) || minChunk < 64) {
+    throw new ConfigurationError("INVALID_OPTION", "minChunkChars must be a whole number >= 64.");
+  }
+  return new CompactCheckpointer(saver, options.store ?? defaultStore(saver), minChunk);
+}
+
+function defaultStore(saver: any): ChunkStore {
+  if (saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver") {
+    return new MemoryChunkStore();
+  }
+  const db = saver?.db;
+  if (db && typeof db.prepare === "function" && typeof db.transaction === "function") {
+    return new SqliteChunkStore(db);
+  }
+  const pool = saver?.pool;
+  if (pool && typeof pool.query === "function") {
+    return new PostgresChunkStore(pool, saver.options?.schema ?? "public");
+  }
+  throw new ConfigurationError(
+    "UNKNOWN_SAVER",
+    "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.store (a ChunkStore that survives as long as the saver's data).",
+  );
+}
