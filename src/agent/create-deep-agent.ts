@@ -68,7 +68,7 @@ export interface CreateDeepAgentOptions {
   checkpointer?: BaseCheckpointSaver | boolean;
   /**
    * A checkpoint stores the messages and files a step changed, plus a full copy of each
-   * every this many updates (default 100): lower reads a thread back faster, higher stores less.
+   * every this many updates (default 500): lower reads a thread back faster, higher stores less.
    */
   checkpointSnapshotEvery?: number;
   /** A LangGraph store handed to tools and store-backed backends. */

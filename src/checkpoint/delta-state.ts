@@ -3,8 +3,12 @@ import { schemaMetaRegistry } from "@langchain/langgraph/zod";
 import { filesDeltaValue } from "../backends/file-map/files-state.js";
 import { messagesDeltaValue } from "./messages-delta.js";
 
-/** Delta channels save a full copy of a channel every this many updates, by default. */
-export const DEFAULT_SNAPSHOT_EVERY = 100;
+/**
+ * Delta channels save a full copy of a channel every this many updates, by default. A copy
+ * costs the channel's whole size, so the bytes they add grow as steps^2 / (2 x this); a cold
+ * read replays at most this many writes. (LangGraph's own default is 100.)
+ */
+export const DEFAULT_SNAPSHOT_EVERY = 500;
 
 /**
  * The state schema a Delve agent hands to `createAgent`: `messages` and `files` as delta
@@ -13,7 +17,10 @@ export const DEFAULT_SNAPSHOT_EVERY = 100;
  * channels replace the middleware's `files` and LangChain's `messages`. A zod object is
  * taken field by field, reducers (`withLangGraph`) included.
  */
-export function compactStateSchema(user: unknown, snapshotEvery?: number): StateSchema<any> {
+export function compactStateSchema(
+  user: unknown,
+  snapshotEvery = DEFAULT_SNAPSHOT_EVERY,
+): StateSchema<any> {
   const fields: Record<string, any> = {
     messages: messagesDeltaValue(snapshotEvery),
     files: filesDeltaValue(snapshotEvery),

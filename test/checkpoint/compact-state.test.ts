@@ -56,7 +56,11 @@ describe("compact agent state", () => {
     const toTools = sends.filter((s) => s.node === "tools");
     expect(out.files["/f0.txt"].content).toBe("edited");
     expect(toTools).toHaveLength(3);
-    for (const send of toTools) expect(Object.keys(send.args)).toEqual(["lg_tool_call"]);
+    // Named by id: the arguments (a whole file's content) are in the AI message already.
+    for (const send of toTools) {
+      expect(Object.keys(send.args).sort()).toEqual(["delve_call_by_id", "lg_tool_call"]);
+      expect(Object.keys(send.args.lg_tool_call).sort()).toEqual(["id", "name"]);
+    }
   });
 
   it("a thread reloaded from SQLite by a new process equals the run: files, messages, ids", async () => {
