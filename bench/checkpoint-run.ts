@@ -53,7 +53,10 @@ export interface RunResult {
   reloadEqual: boolean | null;
 }
 
-const WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split(" ");
+const WORDS =
+  "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split(
+    " ",
+  );
 
 /** A deterministic, unique text of about `size` characters for step `i`. */
 function text(i: number, size: number): string {
@@ -101,7 +104,12 @@ function deepBytes(value: unknown, seen = new Set<unknown>()): number {
   return total;
 }
 
-async function bytesStored(config: RunConfig, base: any, wrapped: any, schema: string): Promise<number> {
+async function bytesStored(
+  config: RunConfig,
+  base: any,
+  wrapped: any,
+  schema: string,
+): Promise<number> {
   if (config.saver === "memory") {
     const chunks = wrapped?.chunks instanceof MemoryChunkStore ? wrapped.chunks.size().chars : 0;
     return deepBytes(base.storage) + deepBytes(base.writes) + chunks;
@@ -109,13 +117,16 @@ async function bytesStored(config: RunConfig, base: any, wrapped: any, schema: s
   if (config.saver === "sqlite") {
     const db = base.db;
     const sum = (sql: string) => Number((db.prepare(sql).get() as any)?.n ?? 0);
-    const has = (t: string) => sum(`SELECT count(*) AS n FROM sqlite_master WHERE name = '${t}'`) > 0;
+    const has = (t: string) =>
+      sum(`SELECT count(*) AS n FROM sqlite_master WHERE name = '${t}'`) > 0;
     let total =
       sum("SELECT COALESCE(SUM(length(checkpoint) + length(metadata)), 0) AS n FROM checkpoints") +
       sum("SELECT COALESCE(SUM(length(value)), 0) AS n FROM writes");
     if (has("delve_chunks")) {
       total += sum("SELECT COALESCE(SUM(length(hash) + length(data)), 0) AS n FROM delve_chunks");
-      total += sum("SELECT COALESCE(SUM(length(thread_id) + length(hash)), 0) AS n FROM delve_chunk_refs");
+      total += sum(
+        "SELECT COALESCE(SUM(length(thread_id) + length(hash)), 0) AS n FROM delve_chunk_refs",
+      );
       total += sum("SELECT COALESCE(SUM(length(channels)), 0) AS n FROM delve_checkpoint_channels");
     }
     return total;
@@ -129,12 +140,20 @@ async function bytesStored(config: RunConfig, base: any, wrapped: any, schema: s
   };
   const s = `"${schema}"`;
   return (
-    (await q(`SELECT COALESCE(SUM(octet_length(checkpoint::text) + octet_length(metadata::text)), 0) AS n FROM ${s}.checkpoints`)) +
+    (await q(
+      `SELECT COALESCE(SUM(octet_length(checkpoint::text) + octet_length(metadata::text)), 0) AS n FROM ${s}.checkpoints`,
+    )) +
     (await q(`SELECT COALESCE(SUM(octet_length(blob)), 0) AS n FROM ${s}.checkpoint_blobs`)) +
     (await q(`SELECT COALESCE(SUM(octet_length(blob)), 0) AS n FROM ${s}.checkpoint_writes`)) +
-    (await q(`SELECT COALESCE(SUM(octet_length(hash) + octet_length(data)), 0) AS n FROM ${s}.delve_chunks`)) +
-    (await q(`SELECT COALESCE(SUM(octet_length(thread_id) + octet_length(hash)), 0) AS n FROM ${s}.delve_chunk_refs`)) +
-    (await q(`SELECT COALESCE(SUM(octet_length(channels::text)), 0) AS n FROM ${s}.delve_checkpoint_channels`))
+    (await q(
+      `SELECT COALESCE(SUM(octet_length(hash) + octet_length(data)), 0) AS n FROM ${s}.delve_chunks`,
+    )) +
+    (await q(
+      `SELECT COALESCE(SUM(octet_length(thread_id) + octet_length(hash)), 0) AS n FROM ${s}.delve_chunk_refs`,
+    )) +
+    (await q(
+      `SELECT COALESCE(SUM(octet_length(channels::text)), 0) AS n FROM ${s}.delve_checkpoint_channels`,
+    ))
   );
 }
 
@@ -168,9 +187,15 @@ export async function runCheckpointCase(config: RunConfig): Promise<RunResult> {
     }
     const body = text(i, 10 * 1024);
     content += body.length;
-    return { toolCalls: [{ name: "write_file", args: { file_path: `/notes/step-${i}.md`, content: body } }] };
+    return {
+      toolCalls: [
+        { name: "write_file", args: { file_path: `/notes/step-${i}.md`, content: body } },
+      ],
+    };
   };
-  const model = new ScriptedChatModel(Array.from({ length: max + config.lengths.length + 1 }, () => step));
+  const model = new ScriptedChatModel(
+    Array.from({ length: max + config.lengths.length + 1 }, () => step),
+  );
   const agent = build(config, checkpointer, model);
   const thread = { configurable: { thread_id: "bench" }, recursionLimit: 10_000 };
   const lengths: LengthResult[] = [];
@@ -180,8 +205,16 @@ export async function runCheckpointCase(config: RunConfig): Promise<RunResult> {
     for (const length of [...config.lengths].sort((a, b) => a - b)) {
       stopAt = length;
       last = 0;
-      out = await agent.invoke({ messages: [new HumanMessage(`continue to step ${length}`)] }, thread);
-      const bytes = await bytesStored(config, base, checkpointer === base ? undefined : checkpointer, schema);
+      out = await agent.invoke(
+        { messages: [new HumanMessage(`continue to step ${length}`)] },
+        thread,
+      );
+      const bytes = await bytesStored(
+        config,
+        base,
+        checkpointer === base ? undefined : checkpointer,
+        schema,
+      );
       // Cold read: a new saver over the same data (Memory: the same object) and a new agent.
       const coldBase = config.saver === "memory" ? base : await openSaver(config, place, schema);
       const cold =
@@ -199,7 +232,13 @@ export async function runCheckpointCase(config: RunConfig): Promise<RunResult> {
         reloadEqual = shapeOf(state.values) === shapeOf(out);
       }
       if (coldBase !== base) await closeSaver(config, coldBase);
-      lengths.push({ steps: length, bytes, content, coldMs, maxRssMb: process.resourceUsage().maxRSS / 1024 });
+      lengths.push({
+        steps: length,
+        bytes,
+        content,
+        coldMs,
+        maxRssMb: process.resourceUsage().maxRSS / 1024,
+      });
     }
   } finally {
     await closeSaver(config, base, schema);

@@ -14,7 +14,13 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type RunConfig, type RunResult, runCheckpointCase } from "./checkpoint-run.js";
-import { type BenchOptions, type BenchReport, formatMs, type TargetCheck, target } from "./lib/report.js";
+import {
+  type BenchOptions,
+  type BenchReport,
+  formatMs,
+  type TargetCheck,
+  target,
+} from "./lib/report.js";
 
 const RUN_SCRIPT = fileURLToPath(new URL("./checkpoint-run.ts", import.meta.url));
 const CONTENDERS: RunConfig["contender"][] = ["delve", "delve+compact", "deepagents"];
@@ -50,7 +56,8 @@ export async function runCheckpointsBench(options: BenchOptions): Promise<BenchR
     for (const saver of savers) {
       for (const contender of CONTENDERS) {
         if (options.smoke && contender === "deepagents" && saver !== "memory") continue;
-        const own = contender === "deepagents" ? lengths.filter((l) => l <= DEEPAGENTS_MAX) : lengths;
+        const own =
+          contender === "deepagents" ? lengths.filter((l) => l <= DEEPAGENTS_MAX) : lengths;
         const config: RunConfig = { contender, saver, workload, lengths: own, pgUrl };
         results.push(options.smoke ? await runCheckpointCase(config) : await runChild(config));
       }
@@ -90,24 +97,48 @@ function report(
       const name = `${workload} ${contender} ${saver}`;
       const end = r.lengths.find((l) => l.steps === max);
       if (workload === "files") {
-        targets.push(target(`${name}: stored/content @${max}`, ratio(r, max), contender === "delve" ? 15 : 2, "x"));
+        targets.push(
+          target(
+            `${name}: stored/content @${max}`,
+            ratio(r, max),
+            contender === "delve" ? 15 : 2,
+            "x",
+          ),
+        );
         if (saver !== "postgres") {
-          targets.push(target(`${name}: last50/first50 ms`, r.lastMs / r.firstMs, contender === "delve" ? 1.5 : 2, "x"));
+          targets.push(
+            target(
+              `${name}: last50/first50 ms`,
+              r.lastMs / r.firstMs,
+              contender === "delve" ? 1.5 : 2,
+              "x",
+            ),
+          );
         }
         if (saver !== "memory" && end) {
-          targets.push(target(`${name}: cold getState ms @${max}`, end.coldMs, saver === "sqlite" ? 300 : 500, "ms"));
+          targets.push(
+            target(
+              `${name}: cold getState ms @${max}`,
+              end.coldMs,
+              saver === "sqlite" ? 300 : 500,
+              "ms",
+            ),
+          );
         }
       } else if (contender === "delve") {
         targets.push(target(`${name}: stored/content @${max}`, ratio(r, max), 4, "x"));
       }
-      targets.push(target(`${name}: reloaded state equals the run (1 = yes)`, r.reloadEqual ? 0 : 1, 0, ""));
+      targets.push(
+        target(`${name}: reloaded state equals the run (1 = yes)`, r.reloadEqual ? 0 : 1, 0, ""),
+      );
     }
   }
   return {
     title: `6. checkpoint storage, ${workload} workload (${workload === "files" ? "one 10 KB write_file" : "one 5 KB tool result"} per step)`,
     tables: [
       {
-        caption: "bytes stored / content at each length; ms per step: mean of the first and last 50 steps",
+        caption:
+          "bytes stored / content at each length; ms per step: mean of the first and last 50 steps",
         headers: [
           "contender",
           "saver",

@@ -83,7 +83,10 @@ function slimSends(result: unknown, state: any): unknown {
     const call = r.args.lg_tool_call;
     const known = call?.id ? inMessages.get(call.id) : undefined;
     if (known && known.name === call.name && isDeepStrictEqual(known.args, call.args)) {
-      return new Send(TOOLS_NODE, { lg_tool_call: { id: call.id, name: call.name }, [BY_ID]: true });
+      return new Send(TOOLS_NODE, {
+        lg_tool_call: { id: call.id, name: call.name },
+        [BY_ID]: true,
+      });
     }
     return new Send(TOOLS_NODE, { lg_tool_call: call });
   };
