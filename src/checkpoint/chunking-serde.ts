@@ -1,7 +1,9 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
-import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ChunkStore } from "./chunk-store.js";
 import { chunkHashesOf, joinLargeStrings, splitLargeStrings } from "./large-strings.js";
+
+type SerializerProtocol = BaseCheckpointSaver["serde"];
 
 /** What a save in progress tells the serializer: the thread, and a value to keep whole. */
 export interface SaveContext {

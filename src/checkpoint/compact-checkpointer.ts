@@ -2,16 +2,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
-  type ChannelVersions,
   type Checkpoint,
-  type CheckpointListOptions,
   type CheckpointMetadata,
   type CheckpointTuple,
-  compareWritesSortKeys,
   MemorySaver,
-  type PendingWrite,
-  writesSortKey,
-} from "@langchain/langgraph-checkpoint";
+} from "@langchain/langgraph";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { type ChunkStore, MemoryChunkStore, type StoredWrite } from "./chunk-store.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
@@ -29,6 +24,10 @@ export interface CompactCheckpointerOptions {
   /** Strings at least this many characters long (as JSON) are stored once. Default 1024. */
   minChunkChars?: number;
 }
+
+type ChannelVersions = Checkpoint["channel_versions"];
+type CheckpointListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
+type PendingWrite = Parameters<BaseCheckpointSaver["putWrites"]>[1][number];
 
 type DeltaHistory = Record<string, { writes: [string, string, unknown][]; seed?: unknown }>;
 
@@ -182,12 +181,20 @@ function where(config: RunnableConfig): { thread: string; ns: string } {
   };
 }
 
+// A step's writes in the order the run applied them: by task path, task id, index. Strings
+// compare by code point (LangGraph's order), not by UTF-16 unit.
 function sortWrites(writes: StoredWrite[]): StoredWrite[] {
-  return writes.sort((a, b) =>
-    compareWritesSortKeys(
-      writesSortKey(a.taskPath, a.taskId, a.idx),
-      writesSortKey(b.taskPath, b.taskId, b.idx),
-    ),
+  const byCodePoint = (a: string, b: string) => {
+    const x = [...a];
+    const y = [...b];
+    for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+      if (x[i] !== y[i]) return x[i]!.codePointAt(0)! < y[i]!.codePointAt(0)! ? -1 : 1;
+    }
+    return x.length - y.length;
+  };
+  return writes.sort(
+    (a, b) =>
+      byCodePoint(a.taskPath, b.taskPath) || byCodePoint(a.taskId, b.taskId) || a.idx - b.idx,
   );
 }
 
