@@ -107,10 +107,14 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
   /**
    * PostgresSaver keys channel values by (channel, version) and keeps the first value saved
    * under a key, so a fork (which reuses the next version number of the branch it leaves)
-   * would read the old branch's values. Versions there get a random suffix, as in Python.
+   * would read the old branch's values. New threads there get versions with a random suffix
+   * (as LangGraph's Python savers do).
    */
   override getNextVersion(current: any): any {
-    if (!(this.chunks instanceof PostgresChunkStore)) return this.saver.getNextVersion(current);
+    // A thread saved before the wrapper keeps whole-number versions (they must keep ordering).
+    if (!(this.chunks instanceof PostgresChunkStore) || typeof current === "number") {
+      return this.saver.getNextVersion(current);
+    }
     const n = current === undefined || current === null ? 0 : Number.parseInt(String(current), 10);
     const suffix = Math.random().toFixed(16).slice(2);
     return `${String((Number.isFinite(n) ? n : 0) + 1).padStart(32, "0")}.${suffix}`;
