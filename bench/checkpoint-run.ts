@@ -91,7 +91,8 @@ function build(config: RunConfig, checkpointer: any, model: any): any {
   if (config.contender === "deepagents") {
     return deepagents.createDeepAgent({ model, tools, checkpointer } as any);
   }
-  return createDeepAgent({ model, tools, checkpointer });
+  // Storage is what is measured: no summarization (the scripted model cannot summarise).
+  return createDeepAgent({ model, tools, checkpointer, summarization: false });
 }
 
 function deepBytes(value: unknown, seen = new Set<unknown>()): number {
@@ -223,10 +224,9 @@ export async function runCheckpointCase(config: RunConfig): Promise<RunResult> {
           : config.contender === "delve+compact"
             ? compactCheckpointer(coldBase)
             : coldBase;
+      const reader = build(config, cold, new ScriptedChatModel([]));
       const started = performance.now();
-      const state = await build(config, cold, new ScriptedChatModel([])).getState({
-        configurable: { thread_id: "bench" },
-      });
+      const state = await reader.getState({ configurable: { thread_id: "bench" } });
       const coldMs = performance.now() - started;
       if (length === max && config.contender !== "deepagents") {
         reloadEqual = shapeOf(state.values) === shapeOf(out);

@@ -53,16 +53,27 @@ export async function runCheckpointsBench(options: BenchOptions): Promise<BenchR
   const reports: BenchReport[] = [];
   for (const workload of workloads) {
     const results: RunResult[] = [];
+    const failed: string[] = [];
     for (const saver of savers) {
       for (const contender of CONTENDERS) {
         if (options.smoke && contender === "deepagents" && saver !== "memory") continue;
         const own =
           contender === "deepagents" ? lengths.filter((l) => l <= DEEPAGENTS_MAX) : lengths;
         const config: RunConfig = { contender, saver, workload, lengths: own, pgUrl };
-        results.push(options.smoke ? await runCheckpointCase(config) : await runChild(config));
+        try {
+          results.push(options.smoke ? await runCheckpointCase(config) : await runChild(config));
+        } catch (error) {
+          failed.push(
+            `${contender} on ${saver} (${workload}): ${String((error as Error).message).split("\n")[0]}`,
+          );
+        }
       }
     }
-    reports.push(report(workload, results, lengths, options, pgUrl));
+    const done = report(workload, results, lengths, options, pgUrl);
+    done.notes!.push(...failed.map((f) => `CRASHED: ${f}`));
+    if (failed.length)
+      done.targets.push(target(`${workload}: runs that crashed`, failed.length, 0, ""));
+    reports.push(done);
   }
   return reports;
 }
@@ -156,6 +167,7 @@ function report(
     targets,
     notes: [
       "Bytes: the savers' own tables or objects (and compactCheckpointer's chunk tables), as stored, uncompressed.",
+      "Delve runs with summarization: false (storage is measured; the scripted model cannot summarise).",
       `deepagents stops at ${DEEPAGENTS_MAX} steps: its storage grows with the square of the steps.`,
       ...(pgUrl || options.smoke ? [] : ["PostgreSQL skipped: DELVE_PG_URL is not set."]),
       ...(options.smoke ? ["Smoke: tiny lengths in one process; the figures mean nothing."] : []),
