@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { withFastDeltaHistory } from "../checkpoint/delta-history.js";
 import { compactStateSchema } from "../checkpoint/delta-state.js";
 import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
@@ -225,9 +226,12 @@ export function createDeepAgent(options: CreateDeepAgentOptions): DeepAgent {
   } as any;
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
   const agent = slimToolSends(
-    createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
-      recursionLimit: DEFAULT_RECURSION_LIMIT,
-    }),
+    // SqliteSaver and PostgresSaver get a one-query read of delta-channel history.
+    createAgent({ ...params, checkpointer: withFastDeltaHistory(options.checkpointer) }).withConfig(
+      {
+        recursionLimit: DEFAULT_RECURSION_LIMIT,
+      },
+    ),
   ) as DeepAgent;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 

@@ -118,31 +118,3 @@ export class KnownChunks {
     this.#byThread.clear();
   }
 }
-
-/** Groups joined (ancestor, write) rows into ancestors, nearest first. */
-export function groupAncestors(rows: any[]): StoredAncestor[] {
-  const out: StoredAncestor[] = [];
-  let current: StoredAncestor | undefined;
-  for (const row of rows) {
-    if (!current || current.checkpointId !== row.id) {
-      const channels =
-        row.channels == null
-          ? null
-          : typeof row.channels === "string"
-            ? JSON.parse(row.channels)
-            : row.channels;
-      current = { checkpointId: row.id, channels, writes: [] };
-      out.push(current);
-    }
-    if (row.task_id == null) continue;
-    current.writes.push({
-      taskId: row.task_id,
-      channel: row.channel,
-      type: row.type ?? "json",
-      value: row.value,
-      idx: Number(row.idx),
-      taskPath: row.task_path ?? "",
-    });
-  }
-  return out;
-}

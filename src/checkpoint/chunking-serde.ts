@@ -2,6 +2,7 @@ import type { AsyncLocalStorage } from "node:async_hooks";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ChunkStore } from "./chunk-store.js";
 import { chunkHashesOf, joinLargeStrings, splitLargeStrings } from "./large-strings.js";
+import { loadPlainJson } from "./plain-json.js";
 
 type SerializerProtocol = BaseCheckpointSaver["serde"];
 
@@ -49,7 +50,9 @@ export class ChunkingSerde implements SerializerProtocol {
     return Promise.all(
       items.map((i) => {
         const chunked = i.value != null && chunkHashesOf(i.value);
-        return this.inner.loadsTyped(i.type, chunked ? joinLargeStrings(i.value, texts) : i.value);
+        const data = chunked ? joinLargeStrings(i.value, texts) : i.value;
+        const plain = loadPlainJson(i.type, data);
+        return plain !== undefined ? plain : this.inner.loadsTyped(i.type, data);
       }),
     );
   }

@@ -8,8 +8,9 @@ import {
   MemorySaver,
 } from "@langchain/langgraph";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { type ChunkStore, MemoryChunkStore, type StoredWrite } from "./chunk-store.js";
+import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
+import { readDeltaHistory } from "./delta-history.js";
 import { MIN_CHUNK_CHARS } from "./large-strings.js";
 import { PostgresChunkStore } from "./postgres-chunks.js";
 import { SqliteChunkStore } from "./sqlite-chunks.js";
@@ -28,8 +29,6 @@ export interface CompactCheckpointerOptions {
 type ChannelVersions = Checkpoint["channel_versions"];
 type CheckpointListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
 type PendingWrite = Parameters<BaseCheckpointSaver["putWrites"]>[1][number];
-
-type DeltaHistory = Record<string, { writes: [string, string, unknown][]; seed?: unknown }>;
 
 /**
  * A checkpointer that stores each long string (a file's content, a tool result) once,
@@ -128,52 +127,16 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     config: RunnableConfig;
     channels: string[];
   }): Promise<any> {
-    const { config, channels } = options;
-    if (channels.length === 0) return {};
-    const { thread, ns } = where(config);
-    if (!this.chunks.ancestors || !thread) return this.saver.getDeltaChannelHistory(options);
-    const id =
-      config.configurable?.checkpoint_id ?? (await this.saver.getTuple(config))?.checkpoint.id;
-    if (!id) return this.saver.getDeltaChannelHistory(options);
-    const ancestors = await this.chunks.ancestors(thread, ns, id, channels);
-    if (!ancestors || ancestors.some((a) => a.channels === null)) {
-      return this.saver.getDeltaChannelHistory(options); // saved without the wrapper
-    }
-    const remaining = new Set(channels);
-    const blocks = new Map<string, StoredWrite[][]>(channels.map((c) => [c, []]));
-    const seedAt = new Map<string, string>();
-    for (const ancestor of ancestors) {
-      if (remaining.size === 0) break;
-      for (const ch of remaining) {
-        blocks.get(ch)!.push(sortWrites(ancestor.writes.filter((w) => w.channel === ch)));
-      }
-      for (const ch of [...remaining]) {
-        if (ancestor.channels!.includes(ch)) {
-          seedAt.set(ch, ancestor.checkpointId);
-          remaining.delete(ch);
-        }
-      }
-    }
-    const seeds = new Map<string, Record<string, unknown>>();
-    for (const seedId of new Set(seedAt.values())) {
-      const tuple = await this.saver.getTuple({
-        configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: seedId },
-      });
-      seeds.set(seedId, tuple?.checkpoint.channel_values ?? {});
-    }
-    const result: DeltaHistory = {};
-    for (const ch of channels) {
-      const ordered = blocks.get(ch)!.reverse().flat();
-      const values = await this.#serde.loadMany(ordered);
-      const entry: DeltaHistory[string] = {
-        writes: ordered.map((w, i) => [w.taskId, w.channel, values[i]]),
-      };
-      const seedId = seedAt.get(ch);
-      if (seedId !== undefined && Object.hasOwn(seeds.get(seedId)!, ch))
-        entry.seed = seeds.get(seedId)![ch];
-      result[ch] = entry;
-    }
-    return result;
+    const fallback = (o: typeof options) => this.saver.getDeltaChannelHistory(o);
+    const ancestors = this.chunks.ancestors?.bind(this.chunks);
+    if (!ancestors) return fallback(options);
+    return readDeltaHistory(
+      this.saver,
+      fallback,
+      ancestors,
+      (w) => this.#serde.loadMany(w),
+      options,
+    );
   }
 }
 
@@ -183,23 +146,6 @@ function where(config: RunnableConfig): { thread: string; ns: string } {
     thread: thread === undefined || thread === null ? "" : String(thread),
     ns: String(config.configurable?.checkpoint_ns ?? ""),
   };
-}
-
-// A step's writes in the order the run applied them: by task path, task id, index. Strings
-// compare by code point (LangGraph's order), not by UTF-16 unit.
-function sortWrites(writes: StoredWrite[]): StoredWrite[] {
-  const byCodePoint = (a: string, b: string) => {
-    const x = [...a];
-    const y = [...b];
-    for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
-      if (x[i] !== y[i]) return x[i]!.codePointAt(0)! < y[i]!.codePointAt(0)! ? -1 : 1;
-    }
-    return x.length - y.length;
-  };
-  return writes.sort(
-    (a, b) =>
-      byCodePoint(a.taskPath, b.taskPath) || byCodePoint(a.taskId, b.taskId) || a.idx - b.idx,
-  );
 }
 
 /**

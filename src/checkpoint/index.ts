@@ -6,6 +6,7 @@ export {
   type CompactCheckpointerOptions,
   compactCheckpointer,
 } from "./compact-checkpointer.js";
+export { withFastDeltaHistory } from "./delta-history.js";
 export type { Chunk } from "./large-strings.js";
 export { PostgresChunkStore } from "./postgres-chunks.js";
 export { SqliteChunkStore } from "./sqlite-chunks.js";

@@ -1,5 +1,6 @@
 import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
-import { groupAncestors, KnownChunks } from "./chunk-store.js";
+import { KnownChunks } from "./chunk-store.js";
+import { postgresAncestors } from "./history-queries.js";
 import type { Chunk } from "./large-strings.js";
 
 /** The part of a `pg` pool this store uses. */
@@ -14,11 +15,13 @@ interface PgPool {
 export class PostgresChunkStore implements ChunkStore {
   readonly #pool: PgPool;
   readonly #s: string;
+  readonly #schema: string;
   readonly #known = new KnownChunks();
   #ready: Promise<void> | undefined;
 
   constructor(pool: PgPool, schema = "public") {
     this.#pool = pool;
+    this.#schema = schema;
     this.#s = `"${schema.replace(/"/g, '""')}"`;
   }
 
@@ -31,9 +34,6 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_chunks (hash text PRIMARY KEY, data text N
 CREATE TABLE IF NOT EXISTS ${s}.delve_chunk_refs (thread_id text NOT NULL, hash text NOT NULL,
   PRIMARY KEY (thread_id, hash));
 CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON ${s}.delve_chunk_refs (hash);
-CREATE TABLE IF NOT EXISTS ${s}.delve_checkpoint_channels (thread_id text NOT NULL,
-  checkpoint_ns text NOT NULL, checkpoint_id text NOT NULL, channels jsonb NOT NULL,
-  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
 CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
   checkpoint_ns text NOT NULL, checkpoint_id text NOT NULL, task_id text NOT NULL,
   task_path text NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id));`;
@@ -90,21 +90,8 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
          AND NOT EXISTS (SELECT 1 FROM ${s}.delve_chunk_refs r WHERE r.hash = c.hash AND r.thread_id <> $1)`,
       [thread],
     );
-    await this.#pool.query(`DELETE FROM ${s}.delve_checkpoint_channels WHERE thread_id = $1`, [
-      thread,
-    ]);
     await this.#pool.query(`DELETE FROM ${s}.delve_task_paths WHERE thread_id = $1`, [thread]);
     this.#known.forget(thread);
-  }
-
-  async noteCheckpoint(thread: string, ns: string, id: string, channels: string[]): Promise<void> {
-    await this.#setup();
-    await this.#pool.query(
-      `INSERT INTO ${this.#s}.delve_checkpoint_channels (thread_id, checkpoint_ns, checkpoint_id, channels)
-       VALUES ($1, $2, $3, $4) ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
-       DO UPDATE SET channels = EXCLUDED.channels`,
-      [thread, ns, id, JSON.stringify(channels)],
-    );
   }
 
   async noteTaskPath(
@@ -129,28 +116,6 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
     channels: readonly string[],
   ): Promise<StoredAncestor[]> {
     await this.#setup();
-    const s = this.#s;
-    const { rows } = await this.#pool.query(
-      `WITH RECURSIVE chain(id, parent, depth) AS (
-         SELECT checkpoint_id, parent_checkpoint_id, 0 FROM ${s}.checkpoints
-           WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3
-         UNION ALL
-         SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
-           JOIN ${s}.checkpoints c ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.parent)
-       SELECT chain.id AS id, chain.depth AS depth, m.channels AS channels,
-         w.task_id AS task_id, w.channel AS channel, w.type AS type, w.blob AS value, w.idx AS idx,
-         p.task_path AS task_path
-       FROM chain
-       LEFT JOIN ${s}.delve_checkpoint_channels m
-         ON m.thread_id = $1 AND m.checkpoint_ns = $2 AND m.checkpoint_id = chain.id
-       LEFT JOIN ${s}.checkpoint_writes w ON w.thread_id = $1 AND w.checkpoint_ns = $2
-         AND w.checkpoint_id = chain.id AND w.channel = ANY($4::text[])
-       LEFT JOIN ${s}.delve_task_paths p ON p.thread_id = $1 AND p.checkpoint_ns = $2
-         AND p.checkpoint_id = chain.id AND p.task_id = w.task_id
-       WHERE chain.depth > 0
-       ORDER BY chain.depth`,
-      [thread, ns, id, channels],
-    );
-    return groupAncestors(rows);
+    return postgresAncestors(this.#pool, this.#schema, thread, ns, id, channels, true);
   }
 }

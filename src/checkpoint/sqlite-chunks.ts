@@ -1,5 +1,6 @@
 import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
-import { groupAncestors, KnownChunks } from "./chunk-store.js";
+import { KnownChunks } from "./chunk-store.js";
+import { sqliteAncestors } from "./history-queries.js";
 import type { Chunk } from "./large-strings.js";
 
 /** The parts of a better-sqlite3 database this store uses. */
@@ -113,35 +114,13 @@ export class SqliteChunkStore implements ChunkStore {
       .run(thread, ns, id, taskId, path);
   }
 
-  async ancestors(
+  ancestors(
     thread: string,
     ns: string,
     id: string,
     channels: readonly string[],
   ): Promise<StoredAncestor[]> {
     this.#setup();
-    const rows = this.#db
-      .prepare(
-        `WITH RECURSIVE chain(id, parent, depth) AS (
-           SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints
-             WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @id
-           UNION ALL
-           SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
-             JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.parent)
-         SELECT chain.id AS id, chain.depth AS depth, m.channels AS channels,
-           w.task_id AS task_id, w.channel AS channel, w.type AS type, w.value AS value, w.idx AS idx,
-           p.task_path AS task_path
-         FROM chain
-         LEFT JOIN delve_checkpoint_channels m
-           ON m.thread_id = @thread AND m.checkpoint_ns = @ns AND m.checkpoint_id = chain.id
-         LEFT JOIN writes w ON w.thread_id = @thread AND w.checkpoint_ns = @ns AND w.checkpoint_id = chain.id
-           AND w.channel IN (SELECT value FROM json_each(@channels))
-         LEFT JOIN delve_task_paths p ON p.thread_id = @thread AND p.checkpoint_ns = @ns
-           AND p.checkpoint_id = chain.id AND p.task_id = w.task_id
-         WHERE chain.depth > 0
-         ORDER BY chain.depth`,
-      )
-      .all({ thread, ns, id, channels: JSON.stringify(channels) });
-    return groupAncestors(rows);
+    return sqliteAncestors(this.#db, thread, ns, id, channels, true);
   }
 }

@@ -1,0 +1,141 @@
+// The one-query ancestor reads behind the fast delta history: the chain of parents of a
+// checkpoint (a recursive CTE over the saver's own checkpoints table), which of the asked
+// channels each one holds a value for, and its writes to them.
+import type { StoredAncestor } from "./chunk-store.js";
+
+/** The parts of a better-sqlite3 database the SQLite query uses. */
+export interface SqliteQueryDb {
+  prepare(sql: string): { all(...args: unknown[]): any[] };
+}
+
+/** The part of a `pg` pool the PostgreSQL query uses. */
+export interface PgQueryPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+/**
+ * SQLite: with `sideTables`, which channels a checkpoint holds comes from
+ * `delve_checkpoint_channels` (compactCheckpointer saves skeletons SQLite cannot parse) and
+ * task paths from `delve_task_paths`; without, from the checkpoint's JSON itself.
+ */
+export function sqliteAncestors(
+  db: SqliteQueryDb,
+  thread: string,
+  ns: string,
+  id: string,
+  channels: readonly string[],
+  sideTables: boolean,
+): Promise<StoredAncestor[]> {
+  const held = sideTables
+    ? "m.channels"
+    : `CASE WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) = '{' THEN (
+         SELECT json_group_array(j.value) FROM json_each(@channels) j
+         WHERE json_type(CAST(c.checkpoint AS TEXT), '$.channel_values."' || j.value || '"') IS NOT NULL)
+       END`;
+  const side = sideTables
+    ? `LEFT JOIN delve_task_paths p ON p.thread_id = @thread AND p.checkpoint_ns = @ns
+         AND p.checkpoint_id = held.id AND p.task_id = w.task_id`
+    : "";
+  const rows = db
+    .prepare(
+      `WITH RECURSIVE chain(id, parent, depth) AS (
+         SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints
+           WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @id
+         UNION ALL
+         SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
+           JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.parent),
+       held AS MATERIALIZED (
+         SELECT chain.id AS id, chain.depth AS depth, ${held} AS channels FROM chain
+         JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.id
+         ${sideTables ? "LEFT JOIN delve_checkpoint_channels m ON m.thread_id = @thread AND m.checkpoint_ns = @ns AND m.checkpoint_id = chain.id" : ""}
+         WHERE chain.depth > 0)
+       SELECT held.id AS id, held.channels AS channels,
+         w.task_id AS task_id, w.channel AS channel, w.type AS type, w.value AS value, w.idx AS idx,
+         ${sideTables ? "p.task_path" : "NULL"} AS task_path
+       FROM held
+       LEFT JOIN writes w ON w.thread_id = @thread AND w.checkpoint_ns = @ns AND w.checkpoint_id = held.id
+         AND w.channel IN (SELECT value FROM json_each(@channels))
+       ${side}
+       ORDER BY held.depth, w.task_id, w.idx`,
+    )
+    .all({ thread, ns, id, channels: JSON.stringify(channels) });
+  return Promise.resolve(groupAncestors(rows));
+}
+
+/**
+ * PostgreSQL: a checkpoint holds a channel's value when a non-empty blob exists at the
+ * channel's version there (as `getTuple` reads it). With `taskPaths`, task paths come from
+ * `delve_task_paths`.
+ */
+export async function postgresAncestors(
+  pool: PgQueryPool,
+  schema: string,
+  thread: string,
+  ns: string,
+  id: string,
+  channels: readonly string[],
+  taskPaths: boolean,
+): Promise<StoredAncestor[]> {
+  const s = `"${schema.replace(/"/g, '""')}"`;
+  const { rows } = await pool.query(
+    `WITH RECURSIVE chain(id, parent, depth) AS (
+       SELECT checkpoint_id, parent_checkpoint_id, 0 FROM ${s}.checkpoints
+         WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3
+       UNION ALL
+       SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
+         JOIN ${s}.checkpoints c ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.parent),
+     held AS (
+       SELECT chain.id, chain.depth, (
+         SELECT COALESCE(jsonb_agg(ch), '[]'::jsonb) FROM unnest($4::text[]) ch
+         WHERE EXISTS (SELECT 1 FROM ${s}.checkpoint_blobs b WHERE b.thread_id = $1
+           AND b.checkpoint_ns = $2 AND b.channel = ch
+           AND b.version = c.checkpoint -> 'channel_versions' ->> ch AND b.type <> 'empty')
+       ) AS channels
+       FROM chain JOIN ${s}.checkpoints c
+         ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.id
+       WHERE chain.depth > 0)
+     SELECT held.id AS id, held.channels AS channels,
+       w.task_id AS task_id, w.channel AS channel, w.type AS type, w.blob AS value, w.idx AS idx,
+       ${taskPaths ? "p.task_path" : "NULL"} AS task_path
+     FROM held
+     LEFT JOIN ${s}.checkpoint_writes w ON w.thread_id = $1 AND w.checkpoint_ns = $2
+       AND w.checkpoint_id = held.id AND w.channel = ANY($4::text[])
+     ${
+       taskPaths
+         ? `LEFT JOIN ${s}.delve_task_paths p ON p.thread_id = $1 AND p.checkpoint_ns = $2
+              AND p.checkpoint_id = held.id AND p.task_id = w.task_id`
+         : ""
+     }
+     ORDER BY held.depth, w.task_id, w.idx`,
+    [thread, ns, id, channels],
+  );
+  return groupAncestors(rows);
+}
+
+/** Groups joined (ancestor, write) rows into ancestors, nearest first. */
+export function groupAncestors(rows: any[]): StoredAncestor[] {
+  const out: StoredAncestor[] = [];
+  let current: StoredAncestor | undefined;
+  for (const row of rows) {
+    if (!current || current.checkpointId !== row.id) {
+      const channels =
+        row.channels == null
+          ? null
+          : typeof row.channels === "string"
+            ? JSON.parse(row.channels)
+            : row.channels;
+      current = { checkpointId: row.id, channels, writes: [] };
+      out.push(current);
+    }
+    if (row.task_id == null) continue;
+    current.writes.push({
+      taskId: row.task_id,
+      channel: row.channel,
+      type: row.type ?? "json",
+      value: row.value,
+      idx: Number(row.idx),
+      taskPath: row.task_path ?? "",
+    });
+  }
+  return out;
+}
