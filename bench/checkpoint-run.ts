@@ -49,6 +49,9 @@ export interface RunResult {
   /** Mean ms per step over the first and the last 50 steps (or a fifth of the run if shorter). */
   firstMs: number;
   lastMs: number;
+  /** The same, medians (a snapshot step weighs on the mean, not the median). */
+  firstMedianMs: number;
+  lastMedianMs: number;
   /** Whether a cold read at the end gave the run's files, messages and message ids. */
   reloadEqual: boolean | null;
 }
@@ -246,11 +249,14 @@ export async function runCheckpointCase(config: RunConfig): Promise<RunResult> {
   }
   const window = Math.min(50, Math.max(1, Math.floor(stepMs.length / 5)));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   return {
     config,
     lengths,
     firstMs: mean(stepMs.slice(0, window)),
     lastMs: mean(stepMs.slice(-window)),
+    firstMedianMs: median(stepMs.slice(0, window)),
+    lastMedianMs: median(stepMs.slice(-window)),
     reloadEqual,
   };
 }

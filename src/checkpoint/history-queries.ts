@@ -1,6 +1,7 @@
 // The one-query ancestor reads behind the fast delta history: the chain of parents of a
 // checkpoint (a recursive CTE over the saver's own checkpoints table), which of the asked
-// channels each one holds a value for, and its writes to them.
+// channels each one holds a value for, and its writes to them up to the nearest one that
+// holds the channel (older writes are not replayed, so they are not read).
 import type { StoredAncestor } from "./chunk-store.js";
 
 /** The parts of a better-sqlite3 database the SQLite query uses. */
@@ -48,13 +49,16 @@ export function sqliteAncestors(
          SELECT chain.id AS id, chain.depth AS depth, ${held} AS channels FROM chain
          JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.id
          ${sideTables ? "LEFT JOIN delve_checkpoint_channels m ON m.thread_id = @thread AND m.checkpoint_ns = @ns AND m.checkpoint_id = chain.id" : ""}
-         WHERE chain.depth > 0)
+         WHERE chain.depth > 0),
+       seeds AS (SELECT j.value AS ch, MIN(held.depth) AS depth FROM held, json_each(held.channels) j
+         GROUP BY j.value)
        SELECT held.id AS id, held.channels AS channels,
          w.task_id AS task_id, w.channel AS channel, w.type AS type, w.value AS value, w.idx AS idx,
          ${sideTables ? "p.task_path" : "NULL"} AS task_path
        FROM held
        LEFT JOIN writes w ON w.thread_id = @thread AND w.checkpoint_ns = @ns AND w.checkpoint_id = held.id
          AND w.channel IN (SELECT value FROM json_each(@channels))
+         AND held.depth <= COALESCE((SELECT depth FROM seeds WHERE seeds.ch = w.channel), held.depth)
        ${side}
        ORDER BY held.depth, w.task_id, w.idx`,
     )
@@ -93,13 +97,16 @@ export async function postgresAncestors(
        ) AS channels
        FROM chain JOIN ${s}.checkpoints c
          ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.id
-       WHERE chain.depth > 0)
+       WHERE chain.depth > 0),
+     seeds AS (SELECT ch, MIN(held.depth) AS depth FROM held, jsonb_array_elements_text(held.channels) ch
+       GROUP BY ch)
      SELECT held.id AS id, held.channels AS channels,
        w.task_id AS task_id, w.channel AS channel, w.type AS type, w.blob AS value, w.idx AS idx,
        ${taskPaths ? "p.task_path" : "NULL"} AS task_path
      FROM held
      LEFT JOIN ${s}.checkpoint_writes w ON w.thread_id = $1 AND w.checkpoint_ns = $2
        AND w.checkpoint_id = held.id AND w.channel = ANY($4::text[])
+       AND held.depth <= COALESCE((SELECT depth FROM seeds WHERE seeds.ch = w.channel), held.depth)
      ${
        taskPaths
          ? `LEFT JOIN ${s}.delve_task_paths p ON p.thread_id = $1 AND p.checkpoint_ns = $2
