@@ -82,38 +82,38 @@ export async function postgresAncestors(
 ): Promise<StoredAncestor[]> {
   const s = `"${schema.replace(/"/g, '""')}"`;
   const { rows } = await pool.query(
-    `WITH RECURSIVE chain(id, parent, depth) AS (
-       SELECT checkpoint_id, parent_checkpoint_id, 0 FROM ${s}.checkpoints
+    `WITH RECURSIVE chain(id, parent, depth, versions) AS (
+       SELECT checkpoint_id, parent_checkpoint_id, 0, checkpoint -> 'channel_versions' FROM ${s}.checkpoints
          WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3
        UNION ALL
-       SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
-         JOIN ${s}.checkpoints c ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.parent),
-     held AS (
-       SELECT chain.id, chain.depth, (
-         SELECT COALESCE(jsonb_agg(ch), '[]'::jsonb) FROM unnest($4::text[]) ch
-         WHERE EXISTS (SELECT 1 FROM ${s}.checkpoint_blobs b WHERE b.thread_id = $1
-           AND b.checkpoint_ns = $2 AND b.channel = ch
-           AND b.version = c.checkpoint -> 'channel_versions' ->> ch AND b.type <> 'empty')
-       ) AS channels
-       FROM chain JOIN ${s}.checkpoints c
-         ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.id
-       WHERE chain.depth > 0),
-     seeds AS (SELECT ch, MIN(held.depth) AS depth FROM held, jsonb_array_elements_text(held.channels) ch
-       GROUP BY ch)
-     SELECT held.id AS id, held.channels AS channels,
-       w.task_id AS task_id, w.channel AS channel, w.type AS type, w.blob AS value, w.idx AS idx,
-       ${taskPaths ? "p.task_path" : "NULL"} AS task_path
-     FROM held
-     LEFT JOIN ${s}.checkpoint_writes w ON w.thread_id = $1 AND w.checkpoint_ns = $2
-       AND w.checkpoint_id = held.id AND w.channel = ANY($4::text[])
-       AND held.depth <= COALESCE((SELECT depth FROM seeds WHERE seeds.ch = w.channel), held.depth)
+       SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1, c.checkpoint -> 'channel_versions'
+         FROM chain JOIN ${s}.checkpoints c
+         ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.parent),
+     stored AS (SELECT channel, version FROM ${s}.checkpoint_blobs
+       WHERE thread_id = $1 AND checkpoint_ns = $2 AND channel = ANY($4::text[]) AND type <> 'empty'),
+     held AS (SELECT chain.id, chain.depth, stored.channel AS ch FROM chain
+       JOIN stored ON stored.version = chain.versions ->> stored.channel WHERE chain.depth > 0),
+     seeds AS (SELECT ch, MIN(depth) AS depth FROM held GROUP BY ch),
+     held_by_id AS (SELECT id, jsonb_agg(ch) AS channels FROM held GROUP BY id),
+     wanted AS (SELECT chain.id AS cid, w.task_id, w.channel, w.type, w.blob, w.idx FROM chain
+       JOIN ${s}.checkpoint_writes w ON w.thread_id = $1 AND w.checkpoint_ns = $2
+         AND w.checkpoint_id = chain.id AND w.channel = ANY($4::text[])
+       LEFT JOIN seeds ON seeds.ch = w.channel
+       WHERE chain.depth > 0 AND (seeds.depth IS NULL OR chain.depth <= seeds.depth))
+     SELECT chain.id AS id, COALESCE(held_by_id.channels, '[]'::jsonb) AS channels,
+       wanted.task_id AS task_id, wanted.channel AS channel, wanted.type AS type,
+       wanted.blob AS value, wanted.idx AS idx, ${taskPaths ? "p.task_path" : "NULL"} AS task_path
+     FROM chain
+     LEFT JOIN held_by_id ON held_by_id.id = chain.id
+     LEFT JOIN wanted ON wanted.cid = chain.id
      ${
        taskPaths
          ? `LEFT JOIN ${s}.delve_task_paths p ON p.thread_id = $1 AND p.checkpoint_ns = $2
-              AND p.checkpoint_id = held.id AND p.task_id = w.task_id`
+              AND p.checkpoint_id = chain.id AND p.task_id = wanted.task_id`
          : ""
      }
-     ORDER BY held.depth, w.task_id, w.idx`,
+     WHERE chain.depth > 0
+     ORDER BY chain.depth, wanted.task_id, wanted.idx`,
     [thread, ns, id, channels],
   );
   return groupAncestors(rows);
