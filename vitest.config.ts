@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^delve\/evals$/, replacement: here("./src/evals/index.ts") },
       { find: /^delve\/mcp$/, replacement: here("./src/mcp/index.ts") },
       { find: /^delve\/backend$/, replacement: here("./src/backends/index.ts") },
+      { find: /^delve\/checkpoint$/, replacement: here("./src/checkpoint/index.ts") },
       { find: /^delve$/, replacement: here("./src/index.ts") },
     ],
   },

@@ -8,10 +8,11 @@
  *
  * @example
  * npx tsx bench/run.ts --smoke
- * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, grep-fs
+ * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, grep-fs
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { runCheckpointsBench } from "./checkpoints.js";
 import { runHarnessStepsBench } from "./harness-steps.js";
 import { runImportTimeBench } from "./import-time.js";
 import {
@@ -74,6 +75,7 @@ const BENCHES: Bench[] = [
   { key: "steps", run: runHarnessStepsBench },
   { key: "state", run: runStateFilesBench },
   { key: "import", run: runImportTimeBench },
+  { key: "checkpoints", run: runCheckpointsBench },
   ...(existsSync(GREP_FS_MODULE) ? [{ key: "grep-fs", run: grepFsBench }] : []),
 ];
 

@@ -10,6 +10,9 @@ import {
 } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { withFastDeltaHistory } from "../checkpoint/delta-history.js";
+import { compactStateSchema } from "../checkpoint/delta-state.js";
+import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import type { filesystemMiddleware } from "../filesystem/middleware.js";
@@ -75,6 +78,11 @@ export interface CreateDeepAgentOptions {
   contextSchema?: any;
   /** Saves each thread's messages and files (MemorySaver, SQLite, PostgreSQL). */
   checkpointer?: BaseCheckpointSaver | boolean;
+  /**
+   * A checkpoint stores the messages and files a step changed, plus a full copy of each
+   * every this many updates (default 500): lower reads a thread back faster, higher stores less.
+   */
+  checkpointSnapshotEvery?: number;
   /** A LangGraph store handed to tools and store-backed backends. */
   store?: BaseStore;
   /** Logs every model call and tool call to stderr. */
@@ -166,6 +174,13 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   if (!Number.isInteger(maxDepth) || maxDepth < 0) {
     throw new ConfigurationError("INVALID_OPTION", "maxSubagentDepth must be a whole number >= 0.");
   }
+  const snapshotEvery = options.checkpointSnapshotEvery;
+  if (snapshotEvery !== undefined && (!Number.isInteger(snapshotEvery) || snapshotEvery < 1)) {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      "checkpointSnapshotEvery must be a whole number >= 1.",
+    );
+  }
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
@@ -193,6 +208,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     maxDepth,
     strictExclusions: Boolean(options.profile?.excludedMiddleware?.length),
     path: "",
+    snapshotEvery,
     context: {
       memory: options.memory,
       skills: options.skills,
@@ -233,17 +249,23 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     systemPrompt: composeSystemPrompt(options.systemPrompt, profile),
     middleware: stack.middleware,
     responseFormat: options.responseFormat,
-    stateSchema: options.stateSchema,
+    stateSchema: compactStateSchema(options.stateSchema, snapshotEvery),
     contextSchema: options.contextSchema,
     store: options.store,
     name: options.name,
   } as any;
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
   const agent = withUnwrappedErrors(
-    createAgent({ ...params, checkpointer: options.checkpointer }).withConfig({
-      recursionLimit: DEFAULT_RECURSION_LIMIT,
-      maxConcurrency: DEFAULT_MAX_CONCURRENCY,
-    }),
+    slimToolSends(
+      // SqliteSaver and PostgresSaver get a one-query read of delta-channel history.
+      createAgent({
+        ...params,
+        checkpointer: withFastDeltaHistory(options.checkpointer),
+      }).withConfig({
+        recursionLimit: DEFAULT_RECURSION_LIMIT,
+        maxConcurrency: DEFAULT_MAX_CONCURRENCY,
+      }),
+    ),
   ) as unknown as DeepAgent<Middleware>;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 
@@ -253,7 +275,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   let probe: any;
   rememberAgent(agent, {
     probe: () => {
-      probe ??= options.checkpointer ? createAgent(params) : agent;
+      probe ??= options.checkpointer ? slimToolSends(createAgent(params)) : agent;
       return probe;
     },
     registered: () => registeredToolNames(agent),

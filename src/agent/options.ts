@@ -23,6 +23,7 @@ export const KNOWN_OPTIONS = [
   "stateSchema",
   "contextSchema",
   "checkpointer",
+  "checkpointSnapshotEvery",
   "store",
   "debug",
   "name",

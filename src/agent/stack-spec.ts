@@ -53,6 +53,8 @@ export interface StackSpec {
   harness?: BackendProtocol;
   /** The name used for this agent's transcript file (subagents). */
   agentName?: string;
+  /** Delta channels (`messages`, `files`) save a full copy every this many updates. */
+  snapshotEvery?: number;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */

@@ -11,6 +11,8 @@ import {
 } from "../agent/stack-spec.js";
 import { normalizeTools } from "../agent/user-tools.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import { compactStateSchema } from "../checkpoint/delta-state.js";
+import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { writesConfinedTo } from "../filesystem/permission-guard.js";
 import { validatePermissions } from "../permissions/index.js";
@@ -53,20 +55,23 @@ export function buildSubagents(
     list.push({
       name: GENERAL_PURPOSE_SUBAGENT,
       description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
-      runnable: createAgent({
-        model: spec.model,
-        tools: parent.tools,
-        systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
-        middleware: [
-          errorsLayer,
-          ...(approval ? [approval.layer] : []),
-          ...rest,
-          ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
-          ...(parent.summarization ? [parent.summarization] : []),
-          providerRequestMiddleware(),
-        ],
-        name: GENERAL_PURPOSE_SUBAGENT,
-      } as any) as any,
+      runnable: slimToolSends(
+        createAgent({
+          model: spec.model,
+          tools: parent.tools,
+          systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
+          middleware: [
+            errorsLayer,
+            ...(approval ? [approval.layer] : []),
+            ...rest,
+            ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
+            ...(parent.summarization ? [parent.summarization] : []),
+            providerRequestMiddleware(),
+          ],
+          name: GENERAL_PURPOSE_SUBAGENT,
+          stateSchema: compactStateSchema(undefined, spec.snapshotEvery),
+        } as any),
+      ) as any,
       sharesParentRules: true,
     });
   }
@@ -110,14 +115,17 @@ export function buildSubagents(
       interruptOnGiven: sub.interruptOn !== undefined,
     });
     for (const reason of child.approvalReasons) reasons.add(reason);
-    const runnable = createAgent({
-      model: own.model,
-      tools: child.tools,
-      systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
-      middleware: child.middleware,
-      responseFormat: sub.responseFormat,
-      name: sub.name,
-    } as any);
+    const runnable = slimToolSends(
+      createAgent({
+        model: own.model,
+        tools: child.tools,
+        systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
+        middleware: child.middleware,
+        responseFormat: sub.responseFormat,
+        name: sub.name,
+        stateSchema: compactStateSchema(undefined, spec.snapshotEvery),
+      } as any),
+    );
     child.setVisible(visibleToolNames(runnable, child.middleware));
     list.push({
       name: sub.name,

@@ -174,7 +174,11 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
       if (!plan || !AIMessage.isInstance(response)) return response as AIMessage;
       // Rewrite the thread in the same step (no extra graph node per step): the response
       // keeps its id, so LangChain's own append of it is replaced, not doubled.
-      response.id ??= `summarized-${crypto.randomUUID()}`;
+      // Set in lc_kwargs too: the checkpoint saves those, and the id must survive a reload.
+      if (response.id == null) {
+        response.id = `summarized-${crypto.randomUUID()}`;
+        (response as any).lc_kwargs.id = response.id;
+      }
       return new Command({
         update: {
           messages: [
@@ -226,7 +230,7 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
     return {
       summarizedIds: old.map((m) => m.id).filter((id): id is string => Boolean(id)),
       replaced: [],
-      summary: summaryMessage(summary, saved === true ? { path } : { error: saved }, readHint),
+      summary: summaryMessage(summary, saved, readHint),
     };
   }
 }

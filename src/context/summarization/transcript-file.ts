@@ -47,25 +47,51 @@ export function transcriptPath(
 }
 
 /**
- * Appends summarised messages to the transcript file as a dated section (summary messages
- * themselves are left out: their originals are already in the file). Returns true, or why
- * the file could not be written.
+ * Saves summarised messages as the next part of the transcript (summary messages themselves
+ * are left out: their originals are already saved). The first part is `path` itself, later
+ * ones `<path without .md>.part-<n>.md`, each naming the part before it: a part is written
+ * once, so the file a checkpoint stores never grows with the number of compactions. Returns
+ * the path written, or why it could not be written.
  */
 export async function appendTranscript(
   backend: BackendProtocol,
   path: string,
   messages: readonly BaseMessage[],
-): Promise<true | string> {
+): Promise<{ path: string } | { error: string }> {
   const original = messages.filter((m) => !isSummaryMessage(m));
   const section = `## Summarized at ${new Date().toISOString()} (${original.length} messages)\n\n${renderTranscript(original)}\n`;
   try {
-    const [existing] = await backend.downloadFiles([path]);
-    if (existing?.error && existing.error.code !== "not_found") return existing.error.message;
-    const before = existing?.content ? Buffer.from(existing.content).toString("utf-8") : "";
-    const head = before ? before : `# Conversation history\n\n`;
-    const written = await backend.write(path, `${head}${section}`);
-    return written.error ? written.error.message : true;
+    const { part, previous } = await nextPart(backend, path);
+    const head =
+      part === 1
+        ? "# Conversation history\n\n"
+        : `# Conversation history, part ${part}\n\nEarlier messages: ${previous}\n\n`;
+    const target = partPath(path, part);
+    const written = await backend.write(target, `${head}${section}`);
+    return written.error ? { error: written.error.message } : { path: target };
   } catch (error) {
-    return (error as Error)?.message ?? String(error);
+    return { error: (error as Error)?.message ?? String(error) };
   }
+}
+
+/** The path of part `n` of the transcript at `path` (part 1 is `path`). */
+export function partPath(path: string, n: number): string {
+  if (n === 1) return path;
+  const stem = path.endsWith(".md") ? path.slice(0, -3) : path;
+  return `${stem}.part-${n}.md`;
+}
+
+// The first part not written yet, found by listing the folder (no file is read).
+async function nextPart(
+  backend: BackendProtocol,
+  path: string,
+): Promise<{ part: number; previous?: string }> {
+  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+  const listed = await backend.ls(dir);
+  if (listed.error && listed.error.code !== "not_found") throw new Error(listed.error.message);
+  const names = new Set((listed.files ?? []).map((f) => f.path.replace(/\/$/, "")));
+  const has = (p: string) => names.has(p) || names.has(p.slice(p.lastIndexOf("/") + 1));
+  let part = 1;
+  while (has(partPath(path, part))) part += 1;
+  return { part, previous: part > 1 ? partPath(path, part - 1) : undefined };
 }

@@ -1,0 +1,189 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  MemorySaver,
+} from "@langchain/langgraph";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
+import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
+import { readDeltaHistory } from "./delta-history.js";
+import { MIN_CHUNK_CHARS } from "./large-strings.js";
+import { PostgresChunkStore } from "./postgres-chunks.js";
+import { SqliteChunkStore } from "./sqlite-chunks.js";
+
+/** Options of {@link compactCheckpointer}. */
+export interface CompactCheckpointerOptions {
+  /**
+   * Where the long strings go. Default: beside the saver's own tables (the same SQLite file
+   * or PostgreSQL schema), or in memory for `MemorySaver`. Required for other savers.
+   */
+  store?: ChunkStore;
+  /** Strings at least this many characters long (as JSON) are stored once. Default 1024. */
+  minChunkChars?: number;
+}
+
+type ChannelVersions = Checkpoint["channel_versions"];
+type CheckpointListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
+type PendingWrite = Parameters<BaseCheckpointSaver["putWrites"]>[1][number];
+
+/**
+ * A checkpointer that stores each long string (a file's content, a tool result) once,
+ * whichever checkpoints, writes and threads hold it: the saver keeps a skeleton of each value
+ * and the strings live in a content-addressed table beside it. Reads, lists, forks and
+ * interrupts work as with the saver alone. Build it with {@link compactCheckpointer}.
+ */
+export class CompactCheckpointer extends BaseCheckpointSaver {
+  readonly #saving = new AsyncLocalStorage<SaveContext>();
+  readonly #serde: ChunkingSerde;
+
+  constructor(
+    /** The saver that holds the checkpoints (its serializer is replaced by a chunking one). */
+    readonly saver: BaseCheckpointSaver,
+    /** Where the long strings are kept. */
+    readonly chunks: ChunkStore,
+    minChunkChars = MIN_CHUNK_CHARS,
+  ) {
+    super();
+    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving);
+    saver.serde = this.#serde;
+    this.serde = this.#serde;
+  }
+
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.saver.getTuple(config);
+  }
+
+  override list(
+    config: RunnableConfig,
+    options?: CheckpointListOptions,
+  ): AsyncGenerator<CheckpointTuple> {
+    return this.saver.list(config, options);
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const { thread, ns } = where(config);
+    const saved = await this.#saving.run({ thread, keepWhole: metadata }, () =>
+      this.saver.put(config, checkpoint, metadata, newVersions),
+    );
+    await this.chunks.noteCheckpoint?.(
+      thread,
+      ns,
+      checkpoint.id,
+      Object.keys(checkpoint.channel_values ?? {}),
+    );
+    return saved;
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath?: string,
+  ): Promise<void> {
+    const { thread, ns } = where(config);
+    await this.#saving.run({ thread }, () =>
+      this.saver.putWrites(config, writes, taskId, taskPath),
+    );
+    const id = config.configurable?.checkpoint_id;
+    if (taskPath && id) await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
+  }
+
+  /** Deletes the thread's checkpoints, then the strings no other thread uses. */
+  override async deleteThread(threadId: string): Promise<void> {
+    await this.saver.deleteThread(threadId);
+    await this.chunks.deleteThread(String(threadId));
+  }
+
+  /**
+   * PostgresSaver keys channel values by (channel, version) and keeps the first value saved
+   * under a key, so a fork (which reuses the next version number of the branch it leaves)
+   * would read the old branch's values. New threads there get versions with a random suffix
+   * (as LangGraph's Python savers do).
+   */
+  override getNextVersion(current: any): any {
+    // A thread saved before the wrapper keeps whole-number versions (they must keep ordering).
+    if (!(this.chunks instanceof PostgresChunkStore) || typeof current === "number") {
+      return this.saver.getNextVersion(current);
+    }
+    const n = current === undefined || current === null ? 0 : Number.parseInt(String(current), 10);
+    const suffix = Math.random().toFixed(16).slice(2);
+    return `${String((Number.isFinite(n) ? n : 0) + 1).padStart(32, "0")}.${suffix}`;
+  }
+
+  /**
+   * The writes to replay for delta channels, read in one query for SQLite and PostgreSQL
+   * (the saver alone reads each ancestor checkpoint in turn).
+   */
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<any> {
+    const fallback = (o: typeof options) => this.saver.getDeltaChannelHistory(o);
+    const ancestors = this.chunks.ancestors?.bind(this.chunks);
+    if (!ancestors) return fallback(options);
+    return readDeltaHistory(
+      this.saver,
+      fallback,
+      ancestors,
+      (w) => this.#serde.loadMany(w),
+      options,
+    );
+  }
+}
+
+function where(config: RunnableConfig): { thread: string; ns: string } {
+  const thread = config.configurable?.thread_id;
+  return {
+    thread: thread === undefined || thread === null ? "" : String(thread),
+    ns: String(config.configurable?.checkpoint_ns ?? ""),
+  };
+}
+
+/**
+ * Wraps a LangGraph checkpointer (`MemorySaver`, `SqliteSaver`, `PostgresSaver`) so that each
+ * long string is stored once instead of once per checkpoint, with a fast delta-history read,
+ * and `deleteThread` that frees the thread's strings. Use the returned saver in place of the
+ * one passed in (whose serializer it takes over).
+ *
+ * @example
+ * const checkpointer = compactCheckpointer(SqliteSaver.fromConnString("threads.db"));
+ * const agent = createDeepAgent({ model, checkpointer });
+ */
+export function compactCheckpointer(
+  saver: BaseCheckpointSaver,
+  options: CompactCheckpointerOptions = {},
+): CompactCheckpointer {
+  if (saver instanceof CompactCheckpointer) return saver;
+  const minChunk = options.minChunkChars ?? MIN_CHUNK_CHARS;
+  if (!Number.isInteger(minChunk) || minChunk < 64) {
+    throw new ConfigurationError("INVALID_OPTION", "minChunkChars must be a whole number >= 64.");
+  }
+  return new CompactCheckpointer(saver, options.store ?? defaultStore(saver), minChunk);
+}
+
+function defaultStore(saver: any): ChunkStore {
+  if (saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver") {
+    return new MemoryChunkStore();
+  }
+  const db = saver?.db;
+  if (db && typeof db.prepare === "function" && typeof db.transaction === "function") {
+    return new SqliteChunkStore(db);
+  }
+  const pool = saver?.pool;
+  if (pool && typeof pool.query === "function") {
+    return new PostgresChunkStore(pool, saver.options?.schema ?? "public");
+  }
+  throw new ConfigurationError(
+    "UNKNOWN_SAVER",
+    "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.store (a ChunkStore that survives as long as the saver's data).",
+  );
+}

@@ -1,0 +1,148 @@
+// The one-query ancestor reads behind the fast delta history: the chain of parents of a
+// checkpoint (a recursive CTE over the saver's own checkpoints table), which of the asked
+// channels each one holds a value for, and its writes to them up to the nearest one that
+// holds the channel (older writes are not replayed, so they are not read).
+import type { StoredAncestor } from "./chunk-store.js";
+
+/** The parts of a better-sqlite3 database the SQLite query uses. */
+export interface SqliteQueryDb {
+  prepare(sql: string): { all(...args: unknown[]): any[] };
+}
+
+/** The part of a `pg` pool the PostgreSQL query uses. */
+export interface PgQueryPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+/**
+ * SQLite: with `sideTables`, which channels a checkpoint holds comes from
+ * `delve_checkpoint_channels` (compactCheckpointer saves skeletons SQLite cannot parse) and
+ * task paths from `delve_task_paths`; without, from the checkpoint's JSON itself.
+ */
+export function sqliteAncestors(
+  db: SqliteQueryDb,
+  thread: string,
+  ns: string,
+  id: string,
+  channels: readonly string[],
+  sideTables: boolean,
+): Promise<StoredAncestor[]> {
+  const held = sideTables
+    ? "m.channels"
+    : `CASE WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) = '{' THEN (
+         SELECT json_group_array(j.value) FROM json_each(@channels) j
+         WHERE json_type(CAST(c.checkpoint AS TEXT), '$.channel_values."' || j.value || '"') IS NOT NULL)
+       END`;
+  const side = sideTables
+    ? `LEFT JOIN delve_task_paths p ON p.thread_id = @thread AND p.checkpoint_ns = @ns
+         AND p.checkpoint_id = held.id AND p.task_id = w.task_id`
+    : "";
+  const rows = db
+    .prepare(
+      `WITH RECURSIVE chain(id, parent, depth) AS (
+         SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints
+           WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @id
+         UNION ALL
+         SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
+           JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.parent),
+       held AS MATERIALIZED (
+         SELECT chain.id AS id, chain.depth AS depth, ${held} AS channels FROM chain
+         JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.id
+         ${sideTables ? "LEFT JOIN delve_checkpoint_channels m ON m.thread_id = @thread AND m.checkpoint_ns = @ns AND m.checkpoint_id = chain.id" : ""}
+         WHERE chain.depth > 0),
+       seeds AS (SELECT j.value AS ch, MIN(held.depth) AS depth FROM held, json_each(held.channels) j
+         GROUP BY j.value)
+       SELECT held.id AS id, held.channels AS channels,
+         w.task_id AS task_id, w.channel AS channel, w.type AS type, w.value AS value, w.idx AS idx,
+         ${sideTables ? "p.task_path" : "NULL"} AS task_path
+       FROM held
+       LEFT JOIN writes w ON w.thread_id = @thread AND w.checkpoint_ns = @ns AND w.checkpoint_id = held.id
+         AND w.channel IN (SELECT value FROM json_each(@channels))
+         AND held.depth <= COALESCE((SELECT depth FROM seeds WHERE seeds.ch = w.channel), held.depth)
+       ${side}
+       ORDER BY held.depth, w.task_id, w.idx`,
+    )
+    .all({ thread, ns, id, channels: JSON.stringify(channels) });
+  return Promise.resolve(groupAncestors(rows));
+}
+
+/**
+ * PostgreSQL: a checkpoint holds a channel's value when a non-empty blob exists at the
+ * channel's version there (as `getTuple` reads it). With `taskPaths`, task paths come from
+ * `delve_task_paths`.
+ */
+export async function postgresAncestors(
+  pool: PgQueryPool,
+  schema: string,
+  thread: string,
+  ns: string,
+  id: string,
+  channels: readonly string[],
+  taskPaths: boolean,
+): Promise<StoredAncestor[]> {
+  const s = `"${schema.replace(/"/g, '""')}"`;
+  const { rows } = await pool.query(
+    `WITH RECURSIVE chain(id, parent, depth, versions) AS (
+       SELECT checkpoint_id, parent_checkpoint_id, 0, checkpoint -> 'channel_versions' FROM ${s}.checkpoints
+         WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3
+       UNION ALL
+       SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1, c.checkpoint -> 'channel_versions'
+         FROM chain JOIN ${s}.checkpoints c
+         ON c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = chain.parent),
+     stored AS (SELECT channel, version FROM ${s}.checkpoint_blobs
+       WHERE thread_id = $1 AND checkpoint_ns = $2 AND channel = ANY($4::text[]) AND type <> 'empty'),
+     held AS (SELECT chain.id, chain.depth, stored.channel AS ch FROM chain
+       JOIN stored ON stored.version = chain.versions ->> stored.channel WHERE chain.depth > 0),
+     seeds AS (SELECT ch, MIN(depth) AS depth FROM held GROUP BY ch),
+     held_by_id AS (SELECT id, jsonb_agg(ch) AS channels FROM held GROUP BY id),
+     wanted AS (SELECT chain.id AS cid, w.task_id, w.channel, w.type, w.blob, w.idx FROM chain
+       JOIN ${s}.checkpoint_writes w ON w.thread_id = $1 AND w.checkpoint_ns = $2
+         AND w.checkpoint_id = chain.id AND w.channel = ANY($4::text[])
+       LEFT JOIN seeds ON seeds.ch = w.channel
+       WHERE chain.depth > 0 AND (seeds.depth IS NULL OR chain.depth <= seeds.depth))
+     SELECT chain.id AS id, COALESCE(held_by_id.channels, '[]'::jsonb) AS channels,
+       wanted.task_id AS task_id, wanted.channel AS channel, wanted.type AS type,
+       wanted.blob AS value, wanted.idx AS idx, ${taskPaths ? "p.task_path" : "NULL"} AS task_path
+     FROM chain
+     LEFT JOIN held_by_id ON held_by_id.id = chain.id
+     LEFT JOIN wanted ON wanted.cid = chain.id
+     ${
+       taskPaths
+         ? `LEFT JOIN ${s}.delve_task_paths p ON p.thread_id = $1 AND p.checkpoint_ns = $2
+              AND p.checkpoint_id = chain.id AND p.task_id = wanted.task_id`
+         : ""
+     }
+     WHERE chain.depth > 0
+     ORDER BY chain.depth, wanted.task_id, wanted.idx`,
+    [thread, ns, id, channels],
+  );
+  return groupAncestors(rows);
+}
+
+/** Groups joined (ancestor, write) rows into ancestors, nearest first. */
+export function groupAncestors(rows: any[]): StoredAncestor[] {
+  const out: StoredAncestor[] = [];
+  let current: StoredAncestor | undefined;
+  for (const row of rows) {
+    if (!current || current.checkpointId !== row.id) {
+      const channels =
+        row.channels == null
+          ? null
+          : typeof row.channels === "string"
+            ? JSON.parse(row.channels)
+            : row.channels;
+      current = { checkpointId: row.id, channels, writes: [] };
+      out.push(current);
+    }
+    if (row.task_id == null) continue;
+    current.writes.push({
+      taskId: row.task_id,
+      channel: row.channel,
+      type: row.type ?? "json",
+      value: row.value,
+      idx: Number(row.idx),
+      taskPath: row.task_path ?? "",
+    });
+  }
+  return out;
+}

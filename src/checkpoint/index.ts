@@ -1,0 +1,12 @@
+// delve/checkpoint: compact checkpoint storage. Every name exported here is public API.
+export type { ChunkStore, StoredAncestor, StoredWrite } from "./chunk-store.js";
+export { MemoryChunkStore } from "./chunk-store.js";
+export {
+  CompactCheckpointer,
+  type CompactCheckpointerOptions,
+  compactCheckpointer,
+} from "./compact-checkpointer.js";
+export { withFastDeltaHistory } from "./delta-history.js";
+export type { Chunk } from "./large-strings.js";
+export { PostgresChunkStore } from "./postgres-chunks.js";
+export { SqliteChunkStore } from "./sqlite-chunks.js";

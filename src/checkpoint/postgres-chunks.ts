@@ -1,0 +1,121 @@
+import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
+import { KnownChunks } from "./chunk-store.js";
+import { postgresAncestors } from "./history-queries.js";
+import type { Chunk } from "./large-strings.js";
+
+/** The part of a `pg` pool this store uses. */
+interface PgPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+/**
+ * Chunks in the PostgreSQL schema of a `PostgresSaver` (tables `delve_*`, created on first
+ * use), and the one-query delta-history read over the saver's own tables.
+ */
+export class PostgresChunkStore implements ChunkStore {
+  readonly #pool: PgPool;
+  readonly #s: string;
+  readonly #schema: string;
+  readonly #known = new KnownChunks();
+  #ready: Promise<void> | undefined;
+
+  constructor(pool: PgPool, schema = "public") {
+    this.#pool = pool;
+    this.#schema = schema;
+    this.#s = `"${schema.replace(/"/g, '""')}"`;
+  }
+
+  #setup(): Promise<void> {
+    const s = this.#s;
+    this.#ready ??= (async () => {
+      const ddl = `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.delve_chunks (hash text PRIMARY KEY, data text NOT NULL);
+CREATE TABLE IF NOT EXISTS ${s}.delve_chunk_refs (thread_id text NOT NULL, hash text NOT NULL,
+  PRIMARY KEY (thread_id, hash));
+CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON ${s}.delve_chunk_refs (hash);
+CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
+  checkpoint_ns text NOT NULL, checkpoint_id text NOT NULL, task_id text NOT NULL,
+  task_path text NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id));`;
+      try {
+        await this.#pool.query(ddl);
+      } catch {
+        // Two processes creating the tables at once: the loser's DDL fails; retry once.
+        await this.#pool.query(ddl);
+      }
+    })().catch((error) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  async put(thread: string, chunks: readonly Chunk[]): Promise<void> {
+    const fresh = this.#known.fresh(thread, chunks);
+    if (fresh.length === 0) return;
+    try {
+      await this.#setup();
+      const hashes = fresh.map((c) => c.hash);
+      await this.#pool.query(
+        `INSERT INTO ${this.#s}.delve_chunks (hash, data)
+         SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+        [hashes, fresh.map((c) => c.text)],
+      );
+      await this.#pool.query(
+        `INSERT INTO ${this.#s}.delve_chunk_refs (thread_id, hash)
+         SELECT $1, h FROM unnest($2::text[]) AS h ON CONFLICT DO NOTHING`,
+        [thread, hashes],
+      );
+    } catch (error) {
+      this.#known.forget(thread, fresh);
+      throw error;
+    }
+  }
+
+  async get(hashes: readonly string[]): Promise<Map<string, string>> {
+    await this.#setup();
+    const { rows } = await this.#pool.query(
+      `SELECT hash, data FROM ${this.#s}.delve_chunks WHERE hash = ANY($1::text[])`,
+      [[...new Set(hashes)]],
+    );
+    return new Map(rows.map((r) => [r.hash, r.data]));
+  }
+
+  async deleteThread(thread: string): Promise<void> {
+    await this.#setup();
+    const s = this.#s;
+    await this.#pool.query(
+      `WITH gone AS (DELETE FROM ${s}.delve_chunk_refs WHERE thread_id = $1 RETURNING hash)
+       DELETE FROM ${s}.delve_chunks c USING gone WHERE c.hash = gone.hash
+         AND NOT EXISTS (SELECT 1 FROM ${s}.delve_chunk_refs r WHERE r.hash = c.hash AND r.thread_id <> $1)`,
+      [thread],
+    );
+    await this.#pool.query(`DELETE FROM ${s}.delve_task_paths WHERE thread_id = $1`, [thread]);
+    this.#known.forget(thread);
+  }
+
+  async noteTaskPath(
+    thread: string,
+    ns: string,
+    id: string,
+    taskId: string,
+    path: string,
+  ): Promise<void> {
+    await this.#setup();
+    await this.#pool.query(
+      `INSERT INTO ${this.#s}.delve_task_paths (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [thread, ns, id, taskId, path],
+    );
+  }
+
+  async ancestors(
+    thread: string,
+    ns: string,
+    id: string,
+    channels: readonly string[],
+  ): Promise<StoredAncestor[]> {
+    await this.#setup();
+    return postgresAncestors(this.#pool, this.#schema, thread, ns, id, channels, true);
+  }
+}

@@ -1,0 +1,121 @@
+import { isDeepStrictEqual } from "node:util";
+import { Send } from "@langchain/langgraph";
+
+// langchain 1.5.14's createAgent sends each tool call as `Send("tools", { ...state,
+// lg_tool_call })`, and LangGraph stores every Send twice per step: a full copy of the state
+// per tool call, the largest part of a checkpoint. This shim (written against langchain
+// 1.5.14 and @langchain/langgraph 1.7.3; test/checkpoint/slim-tool-sends.test.ts fails when
+// either changes the internals it relies on) sends the tool call alone and lets the tools
+// node read the state from its channels when it runs, which is the state the copy held. A
+// call whose arguments are in the last AI message is sent by id (arguments can be large).
+
+const TOOLS_NODE = "tools";
+const READ_KEY = "__pregel_read";
+const SCRATCHPAD_KEY = "__pregel_scratchpad";
+const APPLIED = Symbol.for("delve.slim_tool_sends");
+// Marks a Send whose call is named by id only (a string key: Sends are saved as JSON).
+const BY_ID = "delve_call_by_id";
+
+/** Whether `slimToolSends` changed this agent (a test checks it on every build). */
+export function hasSlimToolSends(agent: unknown): boolean {
+  return Boolean((agent as any)?.graph?.[APPLIED]);
+}
+
+/**
+ * Makes the agent's tool-call `Send`s carry only the tool call: the router's Sends are cut
+ * down to `{ lg_tool_call }`, and the tools node, given such a Send, reads the current state
+ * (the channels the router would have copied) before running the call. Returns the agent.
+ * When langchain's agent graph no longer has the shape this relies on, it warns and leaves
+ * the agent as it was (working, with larger checkpoints); `hasSlimToolSends` then says false.
+ */
+export function slimToolSends<T>(agent: T): T {
+  const graph = (agent as any)?.graph;
+  if (!graph || graph[APPLIED]) return agent;
+  // `withConfig` builds a new agent graph: patch that one too.
+  const withConfig = (agent as any).withConfig;
+  if (typeof withConfig === "function") {
+    (agent as any).withConfig = (config: unknown) => slimToolSends(withConfig.call(agent, config));
+  }
+  const toolNode = graph.nodes?.[TOOLS_NODE]?.bound;
+  if (!toolNode) return agent; // no tools node: no tool Sends
+  const branches = graph.builder?.branches;
+  const keys = graph.streamChannels ?? graph.outputChannels;
+  if (typeof toolNode.run !== "function" || !branches || !Array.isArray(keys)) {
+    console.warn(
+      "[delve] langchain's agent graph changed shape: tool calls keep a copy of the state in every checkpoint.",
+    );
+    return agent;
+  }
+  for (const byName of Object.values(branches) as Record<string, any>[]) {
+    for (const branch of Object.values(byName)) wrapBranch(branch);
+  }
+  const run = toolNode.run.bind(toolNode);
+  toolNode.run = (input: any, config: any) => run(hydrate(input, config, keys), config);
+  graph[APPLIED] = true;
+  return agent;
+}
+
+function wrapBranch(branch: any): void {
+  const inner = branch?.path;
+  if (!inner || typeof inner.invoke !== "function") return;
+  const path = Object.create(inner);
+  path.invoke = async (state: any, config: unknown) =>
+    slimSends(await inner.invoke(state, config), state);
+  branch.path = path;
+}
+
+// The router takes each call from the last AI message in the state, so a Send can name the
+// call by id and the tools node finds its arguments there (the same message, one step later).
+// A call that differs from the message's is sent whole.
+function slimSends(result: unknown, state: any): unknown {
+  const inMessages = new Map<string, any>();
+  const messages: any[] = Array.isArray(state?.messages) ? state.messages : [];
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    if (Array.isArray(messages[i]?.tool_calls) && messages[i].tool_calls.length) {
+      for (const call of messages[i].tool_calls) if (call?.id) inMessages.set(call.id, call);
+      break;
+    }
+  }
+  const slim = (r: any) => {
+    if (!(r instanceof Send) || r.node !== TOOLS_NODE || !r.args || !("lg_tool_call" in r.args)) {
+      return r;
+    }
+    const call = r.args.lg_tool_call;
+    const known = call?.id ? inMessages.get(call.id) : undefined;
+    if (known && known.name === call.name && isDeepStrictEqual(known.args, call.args)) {
+      return new Send(TOOLS_NODE, {
+        lg_tool_call: { id: call.id, name: call.name },
+        [BY_ID]: true,
+      });
+    }
+    return new Send(TOOLS_NODE, { lg_tool_call: call });
+  };
+  return Array.isArray(result) ? result.map(slim) : slim(result);
+}
+
+function isSlim(input: any): boolean {
+  if (!input || typeof input !== "object" || !("lg_tool_call" in input)) return false;
+  return Object.keys(input).every((k) => k === "lg_tool_call" || k === "jumpTo" || k === BY_ID);
+}
+
+function callById(messages: unknown, id: string): unknown {
+  const list: any[] = Array.isArray(messages) ? messages : [];
+  for (let i = list.length - 1; i >= 0; i -= 1) {
+    const call = list[i]?.tool_calls?.find?.((c: any) => c?.id === id);
+    if (call) return call;
+  }
+  throw new Error(`[delve] tool call ${id} is not in the thread's messages; it cannot run.`);
+}
+
+function hydrate(input: any, config: any, keys: string[]): any {
+  if (!isSlim(input)) return input;
+  const read = config?.configurable?.[READ_KEY];
+  if (typeof read !== "function") return input;
+  const state = read(keys, false);
+  const call = input[BY_ID] ? callById(state.messages, input.lg_tool_call.id) : input.lg_tool_call;
+  const full = { ...state, lg_tool_call: call };
+  // Tools read `runtime.state` from the task input; give them the state, as before.
+  const scratchpad = config.configurable[SCRATCHPAD_KEY];
+  if (scratchpad && typeof scratchpad === "object") scratchpad.currentTaskInput = full;
+  return full;
+}

@@ -1,0 +1,126 @@
+import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
+import { KnownChunks } from "./chunk-store.js";
+import { sqliteAncestors } from "./history-queries.js";
+import type { Chunk } from "./large-strings.js";
+
+/** The parts of a better-sqlite3 database this store uses. */
+interface SqliteDb {
+  exec(sql: string): unknown;
+  prepare(sql: string): { run(...args: unknown[]): unknown; all(...args: unknown[]): any[] };
+  transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS delve_chunks (hash TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS delve_chunk_refs (
+  thread_id TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (thread_id, hash)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON delve_chunk_refs (hash);
+CREATE TABLE IF NOT EXISTS delve_checkpoint_channels (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+  channels TEXT NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS delve_task_paths (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+  task_id TEXT NOT NULL, task_path TEXT NOT NULL,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)) WITHOUT ROWID;
+`;
+
+/**
+ * Chunks in the SQLite file of a `SqliteSaver` (tables `delve_*`, created on first use), and
+ * the one-query delta-history read over the saver's own `checkpoints` and `writes` tables.
+ */
+export class SqliteChunkStore implements ChunkStore {
+  readonly #db: SqliteDb;
+  readonly #known = new KnownChunks();
+  #ready = false;
+
+  constructor(db: SqliteDb) {
+    this.#db = db;
+  }
+
+  #setup(): void {
+    if (this.#ready) return;
+    this.#db.exec(SCHEMA);
+    this.#ready = true;
+  }
+
+  put(thread: string, chunks: readonly Chunk[]): void {
+    const fresh = this.#known.fresh(thread, chunks);
+    if (fresh.length === 0) return;
+    this.#setup();
+    const chunk = this.#db.prepare("INSERT OR IGNORE INTO delve_chunks (hash, data) VALUES (?, ?)");
+    const ref = this.#db.prepare(
+      "INSERT OR IGNORE INTO delve_chunk_refs (thread_id, hash) VALUES (?, ?)",
+    );
+    try {
+      this.#db.transaction(() => {
+        for (const c of fresh) {
+          chunk.run(c.hash, c.text);
+          ref.run(thread, c.hash);
+        }
+      })();
+    } catch (error) {
+      this.#known.forget(thread, fresh);
+      throw error;
+    }
+  }
+
+  get(hashes: readonly string[]): Map<string, string> {
+    this.#setup();
+    const out = new Map<string, string>();
+    const unique = [...new Set(hashes)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      const rows = this.#db
+        .prepare(
+          `SELECT hash, data FROM delve_chunks WHERE hash IN (${part.map(() => "?").join(",")})`,
+        )
+        .all(...part);
+      for (const row of rows) out.set(row.hash, row.data);
+    }
+    return out;
+  }
+
+  deleteThread(thread: string): void {
+    this.#setup();
+    this.#db.transaction(() => {
+      this.#db
+        .prepare(
+          `DELETE FROM delve_chunks WHERE hash IN (SELECT hash FROM delve_chunk_refs WHERE thread_id = @thread)
+           AND NOT EXISTS (SELECT 1 FROM delve_chunk_refs r WHERE r.hash = delve_chunks.hash AND r.thread_id <> @thread)`,
+        )
+        .run({ thread });
+      for (const table of ["delve_chunk_refs", "delve_checkpoint_channels", "delve_task_paths"]) {
+        this.#db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(thread);
+      }
+    })();
+    this.#known.forget(thread);
+  }
+
+  noteCheckpoint(thread: string, ns: string, id: string, channels: string[]): void {
+    this.#setup();
+    this.#db
+      .prepare(
+        "INSERT OR REPLACE INTO delve_checkpoint_channels (thread_id, checkpoint_ns, checkpoint_id, channels) VALUES (?, ?, ?, ?)",
+      )
+      .run(thread, ns, id, JSON.stringify(channels));
+  }
+
+  noteTaskPath(thread: string, ns: string, id: string, taskId: string, path: string): void {
+    this.#setup();
+    this.#db
+      .prepare(
+        "INSERT OR IGNORE INTO delve_task_paths (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run(thread, ns, id, taskId, path);
+  }
+
+  ancestors(
+    thread: string,
+    ns: string,
+    id: string,
+    channels: readonly string[],
+  ): Promise<StoredAncestor[]> {
+    this.#setup();
+    return sqliteAncestors(this.#db, thread, ns, id, channels, true);
+  }
+}
