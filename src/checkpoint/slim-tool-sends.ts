@@ -15,6 +15,8 @@ const SCRATCHPAD_KEY = "__pregel_scratchpad";
 const APPLIED = Symbol.for("delve.slim_tool_sends");
 // Marks a Send whose call is named by id only (a string key: Sends are saved as JSON).
 const BY_ID = "delve_call_by_id";
+// Stands for an id that two calls of the message share.
+const DUPLICATE = Symbol("duplicate tool call id");
 
 /** Whether `slimToolSends` changed this agent (a test checks it on every build). */
 export function hasSlimToolSends(agent: unknown): boolean {
@@ -72,7 +74,11 @@ function slimSends(result: unknown, state: any): unknown {
   const messages: any[] = Array.isArray(state?.messages) ? state.messages : [];
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     if (Array.isArray(messages[i]?.tool_calls) && messages[i].tool_calls.length) {
-      for (const call of messages[i].tool_calls) if (call?.id) inMessages.set(call.id, call);
+      for (const call of messages[i].tool_calls) {
+        if (!call?.id) continue;
+        // A model may reuse an id within one message: such calls cannot be named by id.
+        inMessages.set(call.id, inMessages.has(call.id) ? DUPLICATE : call);
+      }
       break;
     }
   }
@@ -82,7 +88,12 @@ function slimSends(result: unknown, state: any): unknown {
     }
     const call = r.args.lg_tool_call;
     const known = call?.id ? inMessages.get(call.id) : undefined;
-    if (known && known.name === call.name && isDeepStrictEqual(known.args, call.args)) {
+    if (
+      known &&
+      known !== DUPLICATE &&
+      known.name === call.name &&
+      isDeepStrictEqual(known.args, call.args)
+    ) {
       return new Send(TOOLS_NODE, {
         lg_tool_call: { id: call.id, name: call.name },
         [BY_ID]: true,
