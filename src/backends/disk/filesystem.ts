@@ -44,6 +44,7 @@ import {
   type OpenDir,
   type PathJudge,
 } from "./safe-fs.js";
+import { writeAll } from "./safe-fs-core.js";
 
 /** Options of `FilesystemBackend`. */
 export interface FilesystemBackendOptions {
@@ -386,11 +387,6 @@ export class FilesystemBackend implements BackendProtocol {
       return { error: failureOf(error, shown) };
     }
   }
-}
-
-function writeAll(fd: number, data: Uint8Array): void {
-  let at = 0;
-  while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at, at);
 }
 
 function capOf(value: number | undefined, fallback: number): number {

@@ -105,3 +105,9 @@ export function descriptorPath(fd: number): string {
   if (named && named.dev === own.dev && named.ino === own.ino && own.nlink > 0) return real;
   throw new FsFailure("not_found", "the file or directory was removed while in use");
 }
+
+/** Writes all of `data` to `fd` from offset 0 (a single write may take only part of it). */
+export function writeAll(fd: number, data: Uint8Array): void {
+  let at = 0;
+  while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at, at);
+}

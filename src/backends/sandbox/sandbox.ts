@@ -3,6 +3,7 @@ import nodePath from "node:path";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { runProcess } from "../disk/process-runner.js";
 import { Confinement, errnoOf, FsFailure } from "../disk/safe-fs.js";
+import { writeAll } from "../disk/safe-fs-core.js";
 import { invalidOption, rejectUnknownOptions } from "../protocol/backend-options.js";
 import { commandProblem } from "../protocol/command-input.js";
 import { activePathPolicy } from "../protocol/path-policy.js";
@@ -25,6 +26,7 @@ import {
   SANDBOX_WORKSPACE,
   type SandboxLimits,
 } from "./bwrap-args.js";
+import { checkEnv, positiveInteger, resolveRootDir } from "./sandbox-options.js";
 
 /** Options of `SandboxBackend`. */
 export interface SandboxBackendOptions {
@@ -211,10 +213,7 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
             return { path: at.path, error: refused };
           }
           fs.ftruncateSync(file.fd, 0);
-          let done = 0;
-          while (done < content.length) {
-            done += fs.writeSync(file.fd, content, done, content.length - done, done);
-          }
+          writeAll(file.fd, content);
         } finally {
           fs.closeSync(file.fd);
         }
@@ -366,47 +365,4 @@ function failureOf(error: unknown, path: string): BackendError {
   const errno = errnoOf(error) ?? "unexpected error";
   if (errno === "ENOENT") return { code: "not_found", message: `file not found: ${path}` };
   return { code: ERRNO[errno] ?? "io", message: `${path}: ${errno}` };
-}
-
-function resolveRootDir(rootDir: unknown): string {
-  if (typeof rootDir !== "string" || rootDir.length === 0) {
-    throw new ConfigurationError(
-      "MISSING_OPTION",
-      "SandboxBackend needs rootDir: the workspace directory",
-      {
-        backend: "SandboxBackend",
-        option: "rootDir",
-      },
-    );
-  }
-  let real: string;
-  try {
-    real = fs.realpathSync(rootDir);
-  } catch {
-    throw invalidOption("SandboxBackend", "rootDir", rootDir, "must be an existing directory");
-  }
-  if (!fs.statSync(real).isDirectory()) {
-    throw invalidOption("SandboxBackend", "rootDir", rootDir, "must be a directory, not a file");
-  }
-  return real;
-}
-
-function positiveInteger(option: string, value: unknown): number {
-  if (!Number.isInteger(value) || (value as number) <= 0) {
-    throw invalidOption("SandboxBackend", option, value, "must be a positive integer");
-  }
-  return value as number;
-}
-
-function checkEnv(env: unknown): Record<string, string> {
-  if (env === undefined) return {};
-  if (typeof env !== "object" || env === null || Array.isArray(env)) {
-    throw invalidOption("SandboxBackend", "env", env, "must be an object of strings");
-  }
-  for (const [key, value] of Object.entries(env)) {
-    if (typeof value !== "string") {
-      throw invalidOption("SandboxBackend", `env.${key}`, value, "must be a string");
-    }
-  }
-  return { ...(env as Record<string, string>) };
 }
