@@ -15,15 +15,16 @@ export function lsDescription(ctx: Pick<FsToolContext, "mentions">): string {
 /** Formats a listing: `path  size  modified`, directories bare. */
 export function formatListing(files: FileInfo[]): string {
   if (files.length === 0) return "No files found";
-  return files
-    .map((f) => {
-      if (f.isDir) return f.path;
-      const parts = [f.path];
-      if (f.size !== undefined) parts.push(`${f.size} B`);
-      if (f.modifiedAt) parts.push(f.modifiedAt.slice(0, 16).replace("T", " "));
-      return parts.join("  ");
-    })
-    .join("\n");
+  return files.map(listingRow).join("\n");
+}
+
+// One entry's row: a name holding a line break stays one entry when the output is capped.
+function listingRow(f: FileInfo): string {
+  if (f.isDir) return f.path;
+  const parts = [f.path];
+  if (f.size !== undefined) parts.push(`${f.size} B`);
+  if (f.modifiedAt) parts.push(f.modifiedAt.slice(0, 16).replace("T", " "));
+  return parts.join("  ");
 }
 
 /** Builds the `ls` tool. */
@@ -56,9 +57,8 @@ export function createLsTool(ctx: FsToolContext) {
         );
       }
       const files = ctx.guard.visibleInfos(result.files ?? []);
-      const rows = formatListing([...files].sort((a, b) => a.path.localeCompare(b.path))).split(
-        "\n",
-      );
+      if (files.length === 0) return formatListing(files);
+      const rows = [...files].sort((a, b) => a.path.localeCompare(b.path)).map(listingRow);
       const { text, kept } = rowsWithin(rows, ctx.outputChars ?? MAX_TOOL_OUTPUT_CHARS);
       if (kept === rows.length) return text;
       const narrow = ctx.mentions("glob")
