@@ -10,7 +10,7 @@ import {
 } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
-import { withFastDeltaHistory } from "../checkpoint/delta-history.js";
+import { withFastReads } from "../checkpoint/delta-history.js";
 import { compactStateSchema } from "../checkpoint/delta-state.js";
 import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
@@ -257,10 +257,10 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
   const agent = withUnwrappedErrors(
     slimToolSends(
-      // SqliteSaver and PostgresSaver get a one-query read of delta-channel history.
+      // The saver reads a long thread back fast (see withFastReads).
       createAgent({
         ...params,
-        checkpointer: withFastDeltaHistory(options.checkpointer),
+        checkpointer: withFastReads(options.checkpointer),
       }).withConfig({
         recursionLimit: DEFAULT_RECURSION_LIMIT,
         maxConcurrency: DEFAULT_MAX_CONCURRENCY,

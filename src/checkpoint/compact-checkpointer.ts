@@ -10,7 +10,12 @@ import {
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
-import { readDeltaHistory } from "./delta-history.js";
+import {
+  postgresSeedReader,
+  readDeltaHistory,
+  tupleSeeds,
+  withFastDecoding,
+} from "./delta-history.js";
 import { MIN_CHUNK_CHARS } from "./large-strings.js";
 import { PostgresChunkStore } from "./postgres-chunks.js";
 import { SqliteChunkStore } from "./sqlite-chunks.js";
@@ -48,6 +53,7 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     minChunkChars = MIN_CHUNK_CHARS,
   ) {
     super();
+    withFastDecoding(saver);
     this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving);
     saver.serde = this.#serde;
     this.serde = this.#serde;
@@ -130,12 +136,24 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     const fallback = (o: typeof options) => this.saver.getDeltaChannelHistory(o);
     const ancestors = this.chunks.ancestors?.bind(this.chunks);
     if (!ancestors) return fallback(options);
+    // On PostgreSQL each seed is read alone, in binary (getTuple would read every channel).
+    const pool = (this.saver as any).pool;
+    const seeds =
+      this.chunks instanceof PostgresChunkStore && typeof pool?.query === "function"
+        ? postgresSeedReader(
+            pool,
+            (this.saver as any).options?.schema ?? "public",
+            (t, v) => this.#serde.loadsTyped(t, v),
+            tupleSeeds(this.saver),
+          )
+        : undefined;
     return readDeltaHistory(
       this.saver,
       fallback,
       ancestors,
       (w) => this.#serde.loadMany(w),
       options,
+      seeds,
     );
   }
 }

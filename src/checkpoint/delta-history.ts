@@ -1,7 +1,14 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { StoredAncestor, StoredWrite } from "./chunk-store.js";
-import { postgresAncestors, sqliteAncestors } from "./history-queries.js";
+import { withFastLoads } from "./fast-loads.js";
+import {
+  type PgQueryPool,
+  postgresAncestors,
+  postgresSeeds,
+  sqliteAncestors,
+} from "./history-queries.js";
+import { withFastByteaArrays } from "./pg-fast-arrays.js";
 import { loadPlainJson } from "./plain-json.js";
 
 /** What `getDeltaChannelHistory` returns: per channel, the writes to replay and the seed. */
@@ -26,6 +33,7 @@ export async function readDeltaHistory(
   ancestorsOf: AncestorReader,
   loadMany: (items: readonly StoredWrite[]) => Promise<unknown[]>,
   options: { config: RunnableConfig; channels: string[] },
+  seedsOf: SeedReader = tupleSeeds(saver),
 ): Promise<DeltaHistory> {
   const { config, channels } = options;
   if (channels.length === 0) return {};
@@ -51,13 +59,11 @@ export async function readDeltaHistory(
       }
     }
   }
-  const seeds = new Map<string, Record<string, unknown>>();
-  for (const seedId of new Set(seedAt.values())) {
-    const tuple = await saver.getTuple({
-      configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: seedId },
-    });
-    seeds.set(seedId, tuple?.checkpoint.channel_values ?? {});
-  }
+  const seeds = await seedsOf(
+    String(thread),
+    ns,
+    [...seedAt].map(([channel, checkpointId]) => ({ channel, checkpointId })),
+  );
   const result: DeltaHistory = {};
   for (const ch of channels) {
     const ordered = blocks.get(ch)!.reverse().flat();
@@ -65,11 +71,64 @@ export async function readDeltaHistory(
     const entry: DeltaHistory[string] = {
       writes: ordered.map((w, i) => [w.taskId, w.channel, values[i]]),
     };
-    const seed = seedAt.has(ch) ? seeds.get(seedAt.get(ch)!) : undefined;
-    if (seed && Object.hasOwn(seed, ch)) entry.seed = seed[ch];
+    if (seeds.has(ch)) entry.seed = seeds.get(ch);
     result[ch] = entry;
   }
   return result;
+}
+
+/**
+ * Reads the value each channel holds at its seed checkpoint: a map from channel to value,
+ * without the channels whose checkpoint holds none.
+ */
+export type SeedReader = (
+  thread: string,
+  ns: string,
+  wanted: readonly { channel: string; checkpointId: string }[],
+) => Promise<Map<string, unknown>>;
+
+/** Seeds read with one `getTuple` per seed checkpoint (what any saver can do). */
+export function tupleSeeds(saver: BaseCheckpointSaver): SeedReader {
+  return async (thread, ns, wanted) => {
+    const out = new Map<string, unknown>();
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const { channel, checkpointId } of wanted) {
+      let values = byId.get(checkpointId);
+      if (!values) {
+        const tuple = await saver.getTuple({
+          configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: checkpointId },
+        });
+        values = (tuple?.checkpoint.channel_values ?? {}) as Record<string, unknown>;
+        byId.set(checkpointId, values);
+      }
+      if (Object.hasOwn(values, channel)) out.set(channel, values[channel]);
+    }
+    return out;
+  };
+}
+
+/**
+ * Seeds read from a PostgresSaver's tables in one query, each channel's value alone (its
+ * seed checkpoint's other channels are not read), loaded with `load`; `fallback` when the
+ * query fails.
+ */
+export function postgresSeedReader(
+  pool: PgQueryPool,
+  schema: string,
+  load: (type: string, value: Uint8Array | string) => Promise<unknown>,
+  fallback: SeedReader,
+): SeedReader {
+  return async (thread, ns, wanted) => {
+    let rows: Awaited<ReturnType<typeof postgresSeeds>>;
+    try {
+      rows = await postgresSeeds(pool, schema, thread, ns, wanted);
+    } catch {
+      return fallback(thread, ns, wanted); // a stored JSON value that is not UTF-8
+    }
+    const out = new Map<string, unknown>();
+    for (const row of rows) out.set(row.channel, await load(row.type, row.value));
+    return out;
+  };
 }
 
 // A step's writes in the order the run applied them (task path, task id, index; strings by
@@ -93,14 +152,25 @@ function stepOrder(writes: StoredWrite[]): StoredWrite[] {
 const FAST = Symbol.for("delve.fast_delta_history");
 
 /**
- * Gives a `SqliteSaver` or `PostgresSaver` a one-query `getDeltaChannelHistory` (the savers
- * alone read each ancestor checkpoint in turn, which makes a cold read of a long thread slow).
- * Other savers are returned as they are. The saver is changed in place and returned.
+ * Makes a saver's cold reads fast, changing the saver in place and returning it:
+ *
+ * - any saver whose serializer is LangGraph's stock `JsonPlusSerializer` loads stored values
+ *   through a synchronous fast path (the same values; see `FastLoadsSerde`);
+ * - a `PostgresSaver`'s queries decode `bytea[]` columns directly (its pool is replaced by a
+ *   stand-in that is the pool for everything else);
+ * - a `SqliteSaver` or `PostgresSaver` gets a one-query `getDeltaChannelHistory` (alone they
+ *   read each ancestor checkpoint in turn, which makes a cold read of a long thread slow).
+ *
+ * `createDeepAgent` applies it to the `checkpointer` it is given; `compactCheckpointer` to
+ * the saver it wraps. Other savers are returned as they are.
  */
-export function withFastDeltaHistory<T>(saver: T): T {
+export function withFastReads<T>(saver: T): T {
   const s = saver as any;
-  if (!s || s[FAST] || typeof s.getDeltaChannelHistory !== "function") return saver;
+  if (!s || typeof s !== "object" || s[FAST]) return saver;
+  withFastDecoding(s);
+  if (typeof s.getDeltaChannelHistory !== "function") return saver;
   let reader: AncestorReader | undefined;
+  let seeds: SeedReader | undefined;
   if (s.db && typeof s.db.prepare === "function") {
     reader = async (...args) => {
       s.setup?.();
@@ -109,6 +179,12 @@ export function withFastDeltaHistory<T>(saver: T): T {
   } else if (s.pool && typeof s.pool.query === "function") {
     const schema = s.options?.schema ?? "public";
     reader = (...args) => postgresAncestors(s.pool, schema, ...args, false);
+    seeds = postgresSeedReader(
+      s.pool,
+      schema,
+      (type, value) => s.serde.loadsTyped(type, value),
+      tupleSeeds(s),
+    );
   }
   if (!reader) return saver;
   const fallback = s.getDeltaChannelHistory.bind(s);
@@ -117,7 +193,24 @@ export function withFastDeltaHistory<T>(saver: T): T {
       items.map((w) => loadPlainJson(w.type, w.value) ?? s.serde.loadsTyped(w.type, w.value)),
     );
   s.getDeltaChannelHistory = (options: any) =>
-    readDeltaHistory(s, fallback, reader!, loadMany, options);
+    readDeltaHistory(s, fallback, reader!, loadMany, options, seeds);
   s[FAST] = true;
   return saver;
 }
+
+/**
+ * The first two parts of {@link withFastReads}: the fast load path for a stock serializer
+ * and, on a `PostgresSaver`, the fast `bytea[]` decoding. In place; returns the saver.
+ */
+export function withFastDecoding<T>(saver: T): T {
+  const s = saver as any;
+  if (!s || typeof s !== "object") return saver;
+  if (s.serde) s.serde = withFastLoads(s.serde);
+  if (s.pool && typeof s.pool.query === "function" && typeof s.getTuple === "function") {
+    s.pool = withFastByteaArrays(s.pool);
+  }
+  return saver;
+}
+
+/** The same as {@link withFastReads} (its earlier name). @deprecated Use `withFastReads`. */
+export const withFastDeltaHistory = withFastReads;

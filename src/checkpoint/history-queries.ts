@@ -15,9 +15,12 @@ export interface PgQueryPool {
 }
 
 /**
- * SQLite: with `sideTables`, which channels a checkpoint holds comes from
+ * SQLite: the walk stops at the ancestor that holds the last asked channel (older ones are
+ * neither read nor parsed). With `sideTables`, which channels a checkpoint holds comes from
  * `delve_checkpoint_channels` (compactCheckpointer saves skeletons SQLite cannot parse) and
- * task paths from `delve_task_paths`; without, from the checkpoint's JSON itself.
+ * task paths from `delve_task_paths`; without, from the checkpoint's JSON itself, parsed only
+ * for the channels its metadata does not count as updated since their last snapshot
+ * (LangGraph drops a channel's counters at the checkpoint that snapshots it).
  */
 export function sqliteAncestors(
   db: SqliteQueryDb,
@@ -27,40 +30,42 @@ export function sqliteAncestors(
   channels: readonly string[],
   sideTables: boolean,
 ): Promise<StoredAncestor[]> {
-  const held = sideTables
-    ? "m.channels"
-    : `CASE WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) = '{' THEN (
-         SELECT json_group_array(j.value) FROM json_each(@channels) j
-         WHERE json_type(CAST(c.checkpoint AS TEXT), '$.channel_values."' || j.value || '"') IS NOT NULL)
-       END`;
+  // The channels still wanted past a row: its `want` less what it holds.
+  const left = (row: string) =>
+    `(SELECT json_group_array(j.value) FROM json_each(${row}.want) j
+       WHERE j.value NOT IN (SELECT value FROM json_each(${row}.holds)))`;
+  const holdsOf = sideTables
+    ? `CASE WHEN m.channels IS NULL THEN NULL ELSE (
+         SELECT json_group_array(j.value) FROM json_each(${left("chain")}) j
+         WHERE j.value IN (SELECT value FROM json_each(m.channels))) END`
+    : `CASE WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) <> '{' THEN NULL ELSE (
+         SELECT json_group_array(j.value) FROM json_each(${left("chain")}) j
+         WHERE json_type(CAST(c.metadata AS TEXT), '$.counters_since_delta_snapshot."' || j.value || '"') IS NULL
+           AND json_type(CAST(c.checkpoint AS TEXT), '$.channel_values."' || j.value || '"') IS NOT NULL) END`;
   const side = sideTables
     ? `LEFT JOIN delve_task_paths p ON p.thread_id = @thread AND p.checkpoint_ns = @ns
-         AND p.checkpoint_id = held.id AND p.task_id = w.task_id`
+         AND p.checkpoint_id = chain.id AND p.task_id = w.task_id`
     : "";
   const rows = db
     .prepare(
-      `WITH RECURSIVE chain(id, parent, depth) AS (
-         SELECT checkpoint_id, parent_checkpoint_id, 0 FROM checkpoints
+      `WITH RECURSIVE chain(id, parent, depth, want, holds) AS (
+         SELECT checkpoint_id, parent_checkpoint_id, 0, @channels, '[]' FROM checkpoints
            WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @id
          UNION ALL
-         SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1 FROM chain
-           JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.parent),
-       held AS MATERIALIZED (
-         SELECT chain.id AS id, chain.depth AS depth, ${held} AS channels FROM chain
-         JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.id
-         ${sideTables ? "LEFT JOIN delve_checkpoint_channels m ON m.thread_id = @thread AND m.checkpoint_ns = @ns AND m.checkpoint_id = chain.id" : ""}
-         WHERE chain.depth > 0),
-       seeds AS (SELECT j.value AS ch, MIN(held.depth) AS depth FROM held, json_each(held.channels) j
-         GROUP BY j.value)
-       SELECT held.id AS id, held.channels AS channels,
+         SELECT c.checkpoint_id, c.parent_checkpoint_id, chain.depth + 1, ${left("chain")}, ${holdsOf}
+         FROM chain
+         JOIN checkpoints c ON c.thread_id = @thread AND c.checkpoint_ns = @ns AND c.checkpoint_id = chain.parent
+         ${sideTables ? "LEFT JOIN delve_checkpoint_channels m ON m.thread_id = @thread AND m.checkpoint_ns = @ns AND m.checkpoint_id = c.checkpoint_id" : ""}
+         WHERE chain.holds IS NOT NULL AND json_array_length(chain.want) > json_array_length(chain.holds))
+       SELECT chain.id AS id, chain.holds AS channels,
          w.task_id AS task_id, w.channel AS channel, w.type AS type, w.value AS value, w.idx AS idx,
          ${sideTables ? "p.task_path" : "NULL"} AS task_path
-       FROM held
-       LEFT JOIN writes w ON w.thread_id = @thread AND w.checkpoint_ns = @ns AND w.checkpoint_id = held.id
-         AND w.channel IN (SELECT value FROM json_each(@channels))
-         AND held.depth <= COALESCE((SELECT depth FROM seeds WHERE seeds.ch = w.channel), held.depth)
+       FROM chain
+       LEFT JOIN writes w ON w.thread_id = @thread AND w.checkpoint_ns = @ns AND w.checkpoint_id = chain.id
+         AND chain.holds IS NOT NULL AND w.channel IN (SELECT value FROM json_each(chain.want))
        ${side}
-       ORDER BY held.depth, w.task_id, w.idx`,
+       WHERE chain.depth > 0
+       ORDER BY chain.depth, w.task_id, w.idx`,
     )
     .all({ thread, ns, id, channels: JSON.stringify(channels) });
   return Promise.resolve(groupAncestors(rows));
@@ -117,6 +122,41 @@ export async function postgresAncestors(
     [thread, ns, id, channels],
   );
   return groupAncestors(rows);
+}
+
+/**
+ * PostgreSQL: the stored value of each (channel, checkpoint) asked, as `getTuple` would give
+ * it in `channel_values` but without the checkpoint's other channels. A JSON value comes as
+ * text (half the bytes of bytea's hex form; node-postgres' binary mode would re-decode the
+ * bytes as UTF-8, so it is not used), any other as bytes. Channels without a value are left
+ * out.
+ */
+export async function postgresSeeds(
+  pool: PgQueryPool,
+  schema: string,
+  thread: string,
+  ns: string,
+  wanted: readonly { channel: string; checkpointId: string }[],
+): Promise<{ channel: string; checkpointId: string; type: string; value: Uint8Array | string }[]> {
+  if (wanted.length === 0) return [];
+  const s = `"${schema.replace(/"/g, '""')}"`;
+  const { rows } = await pool.query(
+    `SELECT s.ch AS channel, s.id AS checkpoint_id, bl.type AS type,
+        CASE WHEN bl.type = 'json' THEN convert_from(bl.blob, 'UTF8') END AS text,
+        CASE WHEN bl.type <> 'json' THEN bl.blob END AS blob
+      FROM unnest($3::text[], $4::text[]) AS s(ch, id)
+      JOIN ${s}.checkpoints cp ON cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = s.id
+      JOIN ${s}.checkpoint_blobs bl ON bl.thread_id = $1 AND bl.checkpoint_ns = $2
+        AND bl.channel = s.ch AND bl.version = cp.checkpoint -> 'channel_versions' ->> s.ch
+      WHERE bl.type <> 'empty'`,
+    [thread, ns, wanted.map((w) => w.channel), wanted.map((w) => w.checkpointId)],
+  );
+  return rows.map((row: any) => ({
+    channel: String(row.channel),
+    checkpointId: String(row.checkpoint_id),
+    type: String(row.type),
+    value: row.text ?? row.blob,
+  }));
 }
 
 /** Groups joined (ancestor, write) rows into ancestors, nearest first. */

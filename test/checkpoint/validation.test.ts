@@ -2,15 +2,15 @@
 // The suite uses vitest's globals, so they are set before it loads. It is named after the
 // wrapped saver's package so it skips what it skips for that saver: for MemorySaver and
 // SqliteSaver, "should only store channel_values that have changed (based on newVersions)";
-// nothing for PostgresSaver. Its delta-history tests also run over the plain SQLite and
-// PostgreSQL savers with the one-query read that createDeepAgent installs.
+// nothing for PostgresSaver. The suite also runs over each plain saver with the fast reads
+// createDeepAgent installs (withFastReads).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { compactCheckpointer, withFastDeltaHistory } from "delve/checkpoint";
+import { compactCheckpointer, withFastReads } from "delve/checkpoint";
 import * as vitest from "vitest";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 
@@ -37,11 +37,22 @@ validate({
     compactCheckpointer(SqliteSaver.fromConnString(join(dir, `v${++n}.db`)), { minChunkChars }),
 });
 
+// What createDeepAgent gives a plain saver (fast loads, fast bytea[] decoding, one-query
+// delta history): the whole suite over each, named after the saver's package as above.
+validate({
+  checkpointerName: "MemorySaver",
+  createCheckpointer: () => withFastReads(new MemorySaver()),
+});
+validate({
+  checkpointerName: "@langchain/langgraph-checkpoint-sqlite",
+  createCheckpointer: () => withFastReads(SqliteSaver.fromConnString(join(dir, `w${++n}.db`))),
+});
+
 // The one-query delta history createDeepAgent gives a plain SqliteSaver or PostgresSaver.
 deltaChannelHistoryTests({
-  checkpointerName: "SqliteSaver + withFastDeltaHistory",
+  checkpointerName: "SqliteSaver + withFastReads",
   createCheckpointer: () =>
-    withFastDeltaHistory(SqliteSaver.fromConnString(join(dir, `f${++n}.db`))),
+    withFastReads(SqliteSaver.fromConnString(join(dir, `f${++n}.db`))),
 });
 
 const pg = await testPostgres();
@@ -56,12 +67,21 @@ if (pg) {
     },
     destroyCheckpointer: async (checkpointer: any) => dropAndEnd(checkpointer.saver),
   });
+  validate({
+    checkpointerName: "@langchain/langgraph-checkpoint-postgres",
+    createCheckpointer: async () => {
+      const saver = PostgresSaver.fromConnString(pg.url, { schema: uniqueSchema("fastval") });
+      await saver.setup();
+      return withFastReads(saver);
+    },
+    destroyCheckpointer: dropAndEnd,
+  });
   deltaChannelHistoryTests({
-    checkpointerName: "PostgresSaver + withFastDeltaHistory",
+    checkpointerName: "PostgresSaver + withFastReads",
     createCheckpointer: async () => {
       const saver = PostgresSaver.fromConnString(pg.url, { schema: uniqueSchema("fast") });
       await saver.setup();
-      return withFastDeltaHistory(saver);
+      return withFastReads(saver);
     },
     destroyCheckpointer: dropAndEnd,
   });
