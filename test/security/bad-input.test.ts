@@ -114,6 +114,22 @@ describe("execute refuses commands no shell can take, with a clear error", () =>
     }
   }
 
+  it("LocalShellBackend.execute itself answers an error result instead of throwing", async () => {
+    const root = freshDir();
+    const shell = new LocalShellBackend({ rootDir: root });
+    const nul = await shell.execute("echo a\0b > ran.txt");
+    expect(nul.error).toMatchObject({
+      code: "unsupported",
+      message: expect.stringMatching(/NUL byte/),
+    });
+    const big = await shell.execute(`echo ${"x".repeat(300_000)} > ran.txt`);
+    expect(big.error?.code).toBe("too_large");
+    expect(fs.existsSync(path.join(root, "ran.txt"))).toBe(false);
+    expect((await shell.execute(`printf '%s' ${"x".repeat(99_000)} | wc -c`)).output).toContain(
+      "99000",
+    );
+  });
+
   it("SandboxBackend.execute itself answers an error result instead of throwing", async () => {
     const sandbox = new SandboxBackend({ rootDir: freshDir() });
     expect((await sandbox.execute("echo a\0b")).error?.message).toMatch(/NUL byte/);

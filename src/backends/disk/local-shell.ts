@@ -1,4 +1,5 @@
 import { invalidOption, rejectUnknownOptions } from "../protocol/backend-options.js";
+import { commandInputError } from "../protocol/command-input.js";
 import type {
   ExecutableBackend,
   ExecuteOptions,
@@ -93,6 +94,8 @@ export class LocalShellBackend extends FilesystemBackend implements ExecutableBa
     if (typeof command !== "string" || command.trim().length === 0) {
       return failed("the command is empty");
     }
+    const refused = commandInputError(command);
+    if (refused) return failed(refused.message, refused.code);
     const timeout = options.timeout ?? this.timeout;
     if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout)) {
       return failed(`timeout must be a positive number of seconds, got ${String(timeout)}`);
@@ -106,8 +109,8 @@ export class LocalShellBackend extends FilesystemBackend implements ExecutableBa
   }
 }
 
-function failed(message: string): ExecuteResult {
-  return { output: "", exitCode: null, truncated: false, error: { code: "unsupported", message } };
+function failed(message: string, code: "unsupported" | "too_large" = "unsupported"): ExecuteResult {
+  return { output: "", exitCode: null, truncated: false, error: { code, message } };
 }
 
 function buildEnv(env: unknown, inheritEnv: boolean): Record<string, string> {

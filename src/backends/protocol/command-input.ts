@@ -22,3 +22,15 @@ export function commandProblem(command: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * {@link commandProblem} as a backend error: `unsupported` for a NUL byte, `too_large` for
+ * a command over `MAX_COMMAND_BYTES`; undefined when the command can run.
+ */
+export function commandInputError(
+  command: string,
+): { code: "unsupported" | "too_large"; message: string } | undefined {
+  const message = commandProblem(command);
+  if (!message) return undefined;
+  return { code: command.includes("\0") ? "unsupported" : "too_large", message };
+}

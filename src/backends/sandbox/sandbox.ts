@@ -5,7 +5,7 @@ import { runProcess } from "../disk/process-runner.js";
 import { Confinement, errnoOf, FsFailure } from "../disk/safe-fs.js";
 import { writeAll } from "../disk/safe-fs-core.js";
 import { invalidOption, rejectUnknownOptions } from "../protocol/backend-options.js";
-import { commandProblem } from "../protocol/command-input.js";
+import { commandInputError } from "../protocol/command-input.js";
 import { activePathPolicy } from "../protocol/path-policy.js";
 import { checkVirtualPath, isUnder } from "../protocol/paths.js";
 import type {
@@ -159,8 +159,8 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
     if (typeof command !== "string" || command.trim().length === 0) {
       return failed("unsupported", "the command is empty");
     }
-    const problem = commandProblem(command);
-    if (problem) return failed(command.includes("\0") ? "unsupported" : "too_large", problem);
+    const refused = commandInputError(command);
+    if (refused) return failed(refused.code, refused.message);
     const timeout = options.timeout ?? this.timeout;
     if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout)) {
       return failed("unsupported", `timeout must be a positive number of seconds, got ${timeout}`);
