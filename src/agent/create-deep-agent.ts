@@ -9,6 +9,7 @@ import {
   type ReactAgent,
 } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
+import { withThreadClaimCleanup } from "../approval/once.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { withFastReads } from "../checkpoint/delta-history.js";
 import { compactStateSchema } from "../checkpoint/delta-state.js";
@@ -257,10 +258,11 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
   const agent = withUnwrappedErrors(
     slimToolSends(
-      // The saver reads a long thread back fast (see withFastReads).
+      // The saver reads a long thread back fast (see withFastReads), and deleting a thread
+      // deletes its approval claims.
       createAgent({
         ...params,
-        checkpointer: withFastReads(options.checkpointer),
+        checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
       }).withConfig({
         recursionLimit: DEFAULT_RECURSION_LIMIT,
         maxConcurrency: DEFAULT_MAX_CONCURRENCY,

@@ -75,3 +75,29 @@ export async function runApprovedOnce<T>(
     throw error;
   }
 }
+
+const CLEANS = Symbol.for("delve.thread_claim_cleanup");
+const KINDS = ["approval-decisions", "approval-call"];
+
+/**
+ * Makes `saver.deleteThread(id)` also delete the approval claims of that thread (in the
+ * saver's database, or this process's memory for MemorySaver), so they do not pile up and a
+ * reused thread id starts clean. In place; returns the saver. `createDeepAgent` applies it.
+ */
+export function withThreadClaimCleanup<T>(saver: T): T {
+  const s = saver as any;
+  if (!s || typeof s !== "object" || typeof s.deleteThread !== "function" || s[CLEANS]) {
+    return saver;
+  }
+  const deleteThread = s.deleteThread.bind(s);
+  s.deleteThread = async (threadId: string) => {
+    await deleteThread(threadId);
+    const claims = claimTableOf(s);
+    for (const kind of KINDS) {
+      // The keys are JSON arrays [kind, thread, ...]: their text up to the thread's comma.
+      await claims.removePrefix(`${JSON.stringify([kind, String(threadId)]).slice(0, -1)},`);
+    }
+  };
+  s[CLEANS] = true;
+  return saver;
+}

@@ -14,6 +14,8 @@ export interface ClaimTable {
   swap(key: string, expected: string, next: string): Promise<boolean>;
   /** Deletes `key` when its value is still `expected`; true when this caller did. */
   remove(key: string, expected: string): Promise<boolean>;
+  /** Deletes every claim whose key starts with `prefix`; how many went. */
+  removePrefix(prefix: string): Promise<number>;
 }
 
 const TABLE = "delve_claims";
@@ -75,6 +77,11 @@ function memoryTable(): ClaimTable {
       return true;
     },
     remove: async (key, expected) => rows.get(key) === expected && rows.delete(key),
+    removePrefix: async (prefix) => {
+      let removed = 0;
+      for (const key of [...rows.keys()]) if (key.startsWith(prefix) && rows.delete(key)) removed++;
+      return removed;
+    },
   };
 }
 
@@ -85,7 +92,7 @@ function sqliteTableOf(holder: any): ClaimTable | undefined {
   if (typeof db?.prepare !== "function" || typeof db?.exec !== "function" || !db.open) {
     return undefined;
   }
-  let sql: Record<"insert" | "get" | "swap" | "remove", any> | undefined;
+  let sql: Record<"insert" | "get" | "swap" | "remove" | "removePrefix", any> | undefined;
   const prepared = () => {
     if (sql) return sql;
     db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
@@ -94,6 +101,8 @@ function sqliteTableOf(holder: any): ClaimTable | undefined {
       get: db.prepare(`SELECT value FROM ${TABLE} WHERE key = ?`),
       swap: db.prepare(`UPDATE ${TABLE} SET value = ? WHERE key = ? AND value = ?`),
       remove: db.prepare(`DELETE FROM ${TABLE} WHERE key = ? AND value = ?`),
+      // substr and length both count characters, so any prefix matches exactly.
+      removePrefix: db.prepare(`DELETE FROM ${TABLE} WHERE substr(key, 1, length(@p)) = @p`),
     };
     return sql;
   };
@@ -108,6 +117,7 @@ function sqliteTableOf(holder: any): ClaimTable | undefined {
     get: async (key) => get(key),
     swap: async (key, expected, next) => prepared().swap.run(next, key, expected).changes === 1,
     remove: async (key, expected) => prepared().remove.run(key, expected).changes === 1,
+    removePrefix: async (prefix) => prepared().removePrefix.run({ p: prefix }).changes,
   };
 }
 
@@ -156,6 +166,9 @@ function postgresTableOf(holder: any): ClaimTable | undefined {
     remove: async (key, expected) =>
       (await query(`DELETE FROM ${table} WHERE key = $1 AND value = $2`, [key, expected]))
         .rowCount === 1,
+    removePrefix: async (prefix) =>
+      (await query(`DELETE FROM ${table} WHERE left(key, length($1)) = $1`, [prefix])).rowCount ??
+      0,
   };
 }
 

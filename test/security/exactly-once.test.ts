@@ -8,6 +8,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createDeepAgent } from "delve";
 import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { claimTableOf } from "../../src/stores/claims.js";
 import { orderTools, requestOf, resultFor, resume, thread, user } from "../approval/helpers.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 import { chargeAgent, charges } from "./exactly-once-agent.js";
@@ -81,6 +82,35 @@ describe.each(savers)("exactly-once approvals on %s", (_name, open) => {
     const forked = await agent.invoke(resume([{ type: "approve" }]), pausedAt as any);
     expect(charges(ledger)).toBe(1);
     expect(String(resultFor(forked, "c9")?.content)).toMatch(ALREADY);
+  });
+});
+
+describe.each(savers)("a deleted thread's approvals go with it, on %s", (_name, open) => {
+  it("the same conversation on a reused thread id asks again and runs the approved call again", async () => {
+    const checkpointer = await open();
+    const id = `reused-${n++}`;
+    const ledger = ledgerFile();
+    const first = chargeAgent(checkpointer, ledger, true);
+    await first.invoke(user("charge ORD-9"), thread(id));
+    await first.invoke(resume([{ type: "approve" }]), thread(id));
+    expect(charges(ledger)).toBe(1);
+    const other = `kept-${n++}`;
+    const keep = chargeAgent(checkpointer, ledger, true);
+    await keep.invoke(user("charge ORD-9"), thread(other));
+    await keep.invoke(resume([{ type: "approve" }]), thread(other));
+    await checkpointer.deleteThread(id);
+    // The deleted thread's claims went with it; the other thread's stay.
+    const claims = claimTableOf(checkpointer);
+    const prefix = (t: string) => `${JSON.stringify(["approval-call", t]).slice(0, -1)},`;
+    expect(await claims.removePrefix(prefix(id))).toBe(0);
+    expect(await claims.removePrefix(prefix(other))).toBe(1);
+    // The same script again: the same derived message ids and call ids as the first time.
+    const again = chargeAgent(checkpointer, ledger, true);
+    const paused = await again.invoke(user("charge ORD-9"), thread(id));
+    expect(requestOf(paused)?.actionRequests[0]?.name).toBe("charge");
+    const out = await again.invoke(resume([{ type: "approve" }]), thread(id));
+    expect(String(resultFor(out, "c9")?.content)).toBe('{"ok":true,"charged":"ORD-9"}');
+    expect(charges(ledger)).toBe(3);
   });
 });
 
