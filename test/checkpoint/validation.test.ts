@@ -51,8 +51,7 @@ validate({
 // The one-query delta history createDeepAgent gives a plain SqliteSaver or PostgresSaver.
 deltaChannelHistoryTests({
   checkpointerName: "SqliteSaver + withFastReads",
-  createCheckpointer: () =>
-    withFastReads(SqliteSaver.fromConnString(join(dir, `f${++n}.db`))),
+  createCheckpointer: () => withFastReads(SqliteSaver.fromConnString(join(dir, `f${++n}.db`))),
 });
 
 const pg = await testPostgres();
