@@ -49,8 +49,6 @@ function aliasesOf(builder: Builder): Record<string, string> {
     inverted = {};
     for (const [key, value] of Object.entries(aliases)) inverted[value] = key;
     invertedAliases.set(builder, inverted);
-    // `load` names the class after the stored id; the id is the class's own name here.
-    Object.defineProperty(builder, "name", { value: builder.name });
   }
   return inverted;
 }
@@ -76,11 +74,11 @@ const isUndefinedMarker = (value: unknown): boolean =>
 // marked array item becomes null. Anything else marked, escaped, a `__proto__` key (the
 // serializer's copy would set a prototype) or nesting past `load`'s limit gives BAIL.
 function loadArgument(value: unknown, depth: number): unknown {
+  if (depth > LOAD_MAX_DEPTH) return BAIL; // `load` counts every value, leaves included
   if (value === null || typeof value !== "object") return value;
-  if (depth > LOAD_MAX_DEPTH) return BAIL;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
-      const item = isUndefinedMarker(value[i]) ? null : loadArgument(value[i], depth + 1);
+      const item = loadArgument(isUndefinedMarker(value[i]) ? null : value[i], depth + 1);
       if (item === BAIL) return BAIL;
       value[i] = item;
     }
@@ -138,6 +136,9 @@ function reviveMarked(record: Record<string, unknown>, depth: number): unknown {
   if (!builder || !kwargs || typeof kwargs !== "object" || Array.isArray(kwargs)) return BAIL;
   if (keys.some((k) => k !== "lc" && k !== "type" && k !== "id" && k !== "kwargs")) return BAIL;
   if (loadArgument(kwargs, 1) === BAIL) return BAIL;
+  // `load` names the class after the stored id (the same name, unless a bundler renamed it).
+  const name = (record.id as string[])[2]!;
+  if (builder.name !== name) Object.defineProperty(builder, "name", { value: name });
   const aliases = aliasesOf(builder);
   const fields: Record<string, unknown> = {};
   for (const key in kwargs) {

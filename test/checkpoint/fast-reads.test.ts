@@ -115,10 +115,20 @@ const fastCases: [string, () => unknown][] = [
     "a Send-like task record",
     () => ({ node: "tools", args: { lg_tool_call: { id: "c1", name: "ls" } } }),
   ],
+  [
+    "message arguments at load's depth limit (the leaf at 50)",
+    () => [
+      new AIMessage({ content: "x", additional_kwargs: { deep: nest(47) as any, l: [[[1]]] } }),
+    ],
+  ],
 ];
 
 // Documents it hands to the serializer (whatever the serializer makes of them).
 const bailCases: [string, () => unknown][] = [
+  [
+    "message arguments one past load's depth limit (the leaf at 51)",
+    () => [new AIMessage({ content: "x", additional_kwargs: { deep: nest(48) as any } })],
+  ],
   ["a Set and a Map", () => ({ tags: new Set(["a"]), map: new Map([["k", 1]]) })],
   ["a RegExp, an Error and bytes", () => [/a+/g, new Error("boom"), new Uint8Array([1, 2])]],
   [
