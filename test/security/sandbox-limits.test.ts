@@ -101,3 +101,58 @@ describe("no host environment inside", () => {
     expect(run.output.trim()).toBe("sqlite");
   });
 });
+
+describe("proc: false hides where the workspace is on the host", () => {
+  const leaks = "cat /proc/self/mountinfo /proc/mounts /proc/1/environ 2>&1; ls /proc 2>&1";
+
+  it("by default the mount table names rootDir's host path (the documented limit)", async () => {
+    const backend = sandbox();
+    const run = await backend.execute("cat /proc/self/mountinfo");
+    expect(run.output).toContain(`${backend.rootDir} /workspace `);
+  });
+
+  it("with proc: false no path of the host shows, and commands still run in /workspace", async () => {
+    const backend = new SandboxBackend({ rootDir: fs.mkdtempSync(`${tmp}/ws-`), proc: false });
+    const run = await backend.execute(`${leaks}; echo hello > a.txt; cat a.txt; pwd`);
+    expect(run.output).not.toContain(backend.rootDir);
+    expect(run.output).not.toContain(tmp);
+    expect(run.output).toMatch(/\/proc\/self\/mountinfo: No such file or directory/);
+    expect(run.output).toMatch(/hello\n\/workspace\n$/);
+    expect(fs.readFileSync(path.join(backend.rootDir, "a.txt"), "utf8")).toBe("hello\n");
+  });
+
+  it("restriction mounts still hold without /proc, and their host paths do not show", async () => {
+    const root = fs.mkdtempSync(`${tmp}/ws-`);
+    fs.mkdirSync(path.join(root, "secrets"));
+    fs.writeFileSync(path.join(root, "secrets", "key.txt"), "SECRET-KEY\n");
+    fs.mkdirSync(path.join(root, "policies"));
+    fs.writeFileSync(path.join(root, "policies", "p.md"), "policy\n");
+    const backend = new SandboxBackend({ rootDir: root, proc: false }).restrictPaths({
+      hide: ["/secrets"],
+      readOnly: ["/policies"],
+    });
+    const run = await backend.execute(
+      `cat secrets/key.txt; echo changed > policies/p.md; ${leaks}`,
+    );
+    expect(run.output).not.toContain("SECRET-KEY");
+    expect(run.output).not.toContain(root);
+    expect(fs.readFileSync(path.join(root, "policies", "p.md"), "utf8")).toBe("policy\n");
+  });
+
+  it("the file tools work the same without /proc", async () => {
+    const backend = new SandboxBackend({ rootDir: fs.mkdtempSync(`${tmp}/ws-`), proc: false });
+    expect((await backend.write("/notes/a.md", "alpha\nbeta\n")).error).toBeUndefined();
+    expect((await backend.edit("/notes/a.md", "beta", "gamma")).error).toBeUndefined();
+    expect((await backend.read("/notes/a.md")).lines).toEqual(["alpha", "gamma"]);
+    expect((await backend.ls("/notes")).files?.map((f) => f.path)).toEqual(["/notes/a.md"]);
+    expect((await backend.glob("**/*.md")).files?.map((f) => f.path)).toEqual(["/notes/a.md"]);
+    const grep = await backend.grep("gamma");
+    expect(grep.matches?.map((m) => [m.path, m.line])).toEqual([["/notes/a.md", 2]]);
+  });
+
+  it("a proc that is not a boolean is refused when the backend is built", () => {
+    expect(() => new SandboxBackend({ rootDir: tmp, proc: "no" as any })).toThrow(
+      /SandboxBackend.*proc.*must be true or false/,
+    );
+  });
+});

@@ -9,7 +9,7 @@ import { isUnder } from "../protocol/paths.js";
  * explicit list of what a sandboxed command sees. Nothing is bound wholesale: `/usr`
  * read-only (with Debian's `/bin`, `/lib`… symlinks into it), a handful of `/etc` files,
  * generated `passwd`/`group`/`hosts`, a fresh `/tmp` and `/dev/shm` (each sized to `memoryMb`
- * when given), `/proc`, a read-only `/dev`, and the workspace, the only other writable place. bubblewrap itself starts with
+ * when given), `/proc` (unless `proc: false`), a read-only `/dev`, and the workspace, the only other writable place. bubblewrap itself starts with
  * an empty environment, so nothing of the host's shows in `/proc/1/environ`. Every namespace is unshared (no network), every capability
  * dropped, and the root is remounted read-only.
  */
@@ -132,6 +132,8 @@ export interface BwrapInvocation {
   limits: SandboxLimits;
   /** The shell command, run by `/bin/sh -c` in the workspace. */
   command: string;
+  /** Mount `/proc` (default true); without it nothing shows the host's mount table. */
+  proc?: boolean;
 }
 
 /**
@@ -150,7 +152,7 @@ export function buildBwrapArgs(invocation: BwrapInvocation): string[] {
     "ALL",
     "--hostname",
     "sandbox",
-    ...systemArgs(),
+    ...systemArgs(invocation.proc ?? true),
     // /tmp and /dev/shm are memory: each sized to memoryMb (unsized, half the host RAM). The
     // rest of /dev, a tmpfs too, is read-only so nothing can be stored there.
     "--remount-ro",
@@ -252,8 +254,23 @@ function ensureRealPath(rootDir: string, path: string): { host: string; isDir: b
 // temp-file cleaner removed the generated /etc files.
 let systemCache: { args: string[]; etcDir: string } | undefined;
 
-function systemArgs(): string[] {
-  if (systemCache && fs.existsSync(systemCache.etcDir)) return systemCache.args;
+function systemArgs(proc = true): string[] {
+  if (!(systemCache && fs.existsSync(systemCache.etcDir))) systemCache = buildSystemArgs();
+  if (proc) return systemCache.args;
+  // Without /proc: its mount and the read-only binds over its knobs go.
+  const args: string[] = [];
+  const all = systemCache.args;
+  for (let i = 0; i < all.length; i += 1) {
+    if (all[i] === "--proc" || (all[i] === "--ro-bind-try" && all[i + 1]!.startsWith("/proc/"))) {
+      i += all[i] === "--proc" ? 1 : 2;
+      continue;
+    }
+    args.push(all[i]!);
+  }
+  return args;
+}
+
+function buildSystemArgs(): { args: string[]; etcDir: string } {
   const args = ["--ro-bind", "/usr", "/usr"];
   for (const dir of USR_LINKS) {
     const stat = lstatOrUndefined(dir);
@@ -269,8 +286,7 @@ function systemArgs(): string[] {
   // some are host-wide (kernel.core_pattern runs a program as host root): keep them read-only.
   args.push("--proc", "/proc", "--dev", "/dev");
   for (const entry of PROC_READ_ONLY) args.push("--ro-bind-try", entry, entry);
-  systemCache = { args, etcDir };
-  return args;
+  return { args, etcDir };
 }
 
 const GENERATED_ETC = ["passwd", "group", "hosts"] as const;

@@ -52,6 +52,13 @@ export interface SandboxBackendOptions {
   maxFileSizeMb?: number;
   /** Environment variables of every command, on top of PATH, HOME=/tmp and LANG. */
   env?: Record<string, string>;
+  /**
+   * Mount `/proc` inside. Default true. `false` hides the host's paths: with `/proc`, the
+   * mount table (`/proc/self/mountinfo`) shows where `rootDir` and each restriction mount
+   * are on the host (the kernel prints a bind mount's source path). Without it, commands
+   * that need `/proc` fail: `ps`, bash's `<(...)` and `/dev/fd`, Node's `os.cpus()`.
+   */
+  proc?: boolean;
 }
 
 const OPTION_KEYS = [
@@ -62,6 +69,7 @@ const OPTION_KEYS = [
   "maxProcesses",
   "maxFileSizeMb",
   "env",
+  "proc",
 ];
 
 // Internal scripts (ls, glob, grep listings) may print far more than a model should read.
@@ -98,6 +106,8 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
   readonly timeout: number;
   readonly maxOutputBytes: number;
   readonly limits: SandboxLimits;
+  /** Whether commands see a `/proc` (see {@link SandboxBackendOptions.proc}). */
+  readonly proc: boolean;
   private readonly options: SandboxBackendOptions;
   private readonly env: Record<string, string>;
   private readonly bwrap: string;
@@ -123,6 +133,10 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
       maxFileSizeMb: positiveInteger("maxFileSizeMb", options.maxFileSizeMb ?? 1024),
     };
     this.env = checkEnv(options.env);
+    if (options.proc !== undefined && typeof options.proc !== "boolean") {
+      throw invalidOption("SandboxBackend", "proc", options.proc, "must be true or false");
+    }
+    this.proc = options.proc ?? true;
     this.files = new Confinement(this.rootDir, true);
     this.id = `bwrap:${this.rootDir}`;
     const probe = probeBubblewrap();
@@ -257,6 +271,7 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
       env: this.env,
       limits: this.limits,
       command,
+      proc: this.proc,
     });
     // bubblewrap is pid 1 inside: its environment shows in /proc/1/environ, so it gets none.
     return runProcess([this.bwrap, ...args], {
