@@ -10,12 +10,7 @@ import {
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
-import {
-  postgresSeedReader,
-  readDeltaHistory,
-  tupleSeeds,
-  withFastDecoding,
-} from "./delta-history.js";
+import { postgresSeedReader, readDeltaHistory, withFastDecoding } from "./delta-history.js";
 import { MIN_CHUNK_CHARS } from "./large-strings.js";
 import { PostgresChunkStore } from "./postgres-chunks.js";
 import { SqliteChunkStore } from "./sqlite-chunks.js";
@@ -136,16 +131,10 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     const fallback = (o: typeof options) => this.saver.getDeltaChannelHistory(o);
     const ancestors = this.chunks.ancestors?.bind(this.chunks);
     if (!ancestors) return fallback(options);
-    // On PostgreSQL each seed is read alone, in binary (getTuple would read every channel).
-    const pool = (this.saver as any).pool;
+    // On PostgreSQL each seed is read alone (getTuple would read every channel).
     const seeds =
-      this.chunks instanceof PostgresChunkStore && typeof pool?.query === "function"
-        ? postgresSeedReader(
-            pool,
-            (this.saver as any).options?.schema ?? "public",
-            (t, v) => this.#serde.loadsTyped(t, v),
-            tupleSeeds(this.saver),
-          )
+      this.chunks instanceof PostgresChunkStore
+        ? postgresSeedReader(this.saver, (t, v) => this.#serde.loadsTyped(t, v))
         : undefined;
     return readDeltaHistory(
       this.saver,

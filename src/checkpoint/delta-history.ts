@@ -108,16 +108,18 @@ export function tupleSeeds(saver: BaseCheckpointSaver): SeedReader {
 }
 
 /**
- * Seeds read from a PostgresSaver's tables in one query, each channel's value alone (its
- * seed checkpoint's other channels are not read), loaded with `load`; `fallback` when the
- * query fails.
+ * For a `PostgresSaver` (a saver with a `pg` pool): seeds read from its tables in one query,
+ * each channel's value alone (its seed checkpoint's other channels are not read) and loaded
+ * with `load`; one `getTuple` per seed when that query fails. Undefined for other savers.
  */
 export function postgresSeedReader(
-  pool: PgQueryPool,
-  schema: string,
+  saver: BaseCheckpointSaver,
   load: (type: string, value: Uint8Array | string) => Promise<unknown>,
-  fallback: SeedReader,
-): SeedReader {
+): SeedReader | undefined {
+  const pool: PgQueryPool | undefined = (saver as any).pool;
+  if (typeof pool?.query !== "function") return undefined;
+  const schema: string = (saver as any).options?.schema ?? "public";
+  const fallback = tupleSeeds(saver);
   return async (thread, ns, wanted) => {
     let rows: Awaited<ReturnType<typeof postgresSeeds>>;
     try {
@@ -179,12 +181,7 @@ export function withFastReads<T>(saver: T): T {
   } else if (s.pool && typeof s.pool.query === "function") {
     const schema = s.options?.schema ?? "public";
     reader = (...args) => postgresAncestors(s.pool, schema, ...args, false);
-    seeds = postgresSeedReader(
-      s.pool,
-      schema,
-      (type, value) => s.serde.loadsTyped(type, value),
-      tupleSeeds(s),
-    );
+    seeds = postgresSeedReader(s, (type, value) => s.serde.loadsTyped(type, value));
   }
   if (!reader) return saver;
   const fallback = s.getDeltaChannelHistory.bind(s);

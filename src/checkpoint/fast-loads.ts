@@ -5,11 +5,7 @@
 // the values Delve's state holds (plain JSON, messages, delta snapshots, `undefined`), and
 // hands the whole document to the serializer whenever it meets anything else.
 import * as messageClasses from "@langchain/core/messages";
-import {
-  DeltaSnapshot,
-  JsonPlusSerializer,
-  type SerializerProtocol,
-} from "@langchain/langgraph-checkpoint";
+import { DeltaSnapshot, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 
 type Builder = new (fields: Record<string, unknown>) => unknown;
 
@@ -194,8 +190,8 @@ export function withFastLoads<T>(serde: T): T {
   const s = serde as any;
   if (!s || s instanceof FastLoadsSerde) return serde;
   const proto = Object.getPrototypeOf(s);
+  // By name and shape, not instanceof: a saver may bring its own copy of the package.
   const stock =
-    (s instanceof JsonPlusSerializer || proto?.constructor?.name === "JsonPlusSerializer") &&
     proto?.constructor?.name === "JsonPlusSerializer" &&
     Object.getPrototypeOf(proto) === Object.prototype &&
     !Object.hasOwn(s, "loadsTyped") &&

@@ -386,11 +386,22 @@ describe("PostgreSQL bytea[] decoding", () => {
     const failing = {
       query: async () => Promise.reject(new Error("invalid byte sequence for encoding UTF8")),
     };
-    const fallback = async () => new Map<string, unknown>([["messages", ["from getTuple"]]]);
-    const read = postgresSeedReader(failing, "public", async () => "never", fallback);
+    const asked: unknown[] = [];
+    const saver = {
+      pool: failing,
+      options: { schema: "public" },
+      getTuple: async (config: unknown) => {
+        asked.push(config);
+        return { checkpoint: { channel_values: { messages: ["from getTuple"] } } };
+      },
+    };
+    const read = postgresSeedReader(saver as any, async () => "never")!;
     expect(await read("t", "", [{ channel: "messages", checkpointId: "c" }])).toEqual(
       new Map([["messages", ["from getTuple"]]]),
     );
+    expect(asked).toEqual([
+      { configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: "c" } },
+    ]);
   });
 
   it.skipIf(!server)("a PostgresSaver read back cold gives the run's state", async () => {
