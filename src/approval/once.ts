@@ -6,6 +6,14 @@ import { type ClaimTable, canonicalJson, claimTableOf } from "../stores/claims.j
 // checkpoint and both run. These claims live in the checkpointer's own database (SQLite or
 // PostgreSQL; in-process for MemorySaver), so the first resume wins in every process.
 
+/** What an approval claims: the decisions of a model turn, or one approved call of it. */
+type ClaimKind = "approval-decisions" | "approval-call";
+const KINDS: readonly ClaimKind[] = ["approval-decisions", "approval-call"];
+
+// A claim's key: a JSON array [kind, thread, ...], so a thread's keys share a text prefix.
+const claimKey = (kind: ClaimKind, thread: string, ...rest: string[]) =>
+  JSON.stringify([kind, thread, ...rest]);
+
 interface RunContext {
   claims: ClaimTable;
   thread: string;
@@ -40,10 +48,7 @@ export async function claimDecisions(
   if (!messageId) return undefined;
   const { claims, thread } = runContext();
   const mine = canonicalJson(decisions);
-  const found = await claims.insert(
-    JSON.stringify(["approval-decisions", thread, messageId]),
-    mine,
-  );
+  const found = await claims.insert(claimKey("approval-decisions", thread, messageId), mine);
   if (found === undefined || found === mine) return undefined;
   return "Already decided: another resume of this approval answered it first, with other decisions. Nothing ran for this resume.";
 }
@@ -61,7 +66,7 @@ export async function runApprovedOnce<T>(
 ): Promise<T> {
   if (!messageId) return run();
   const { claims, thread, task } = runContext();
-  const key = JSON.stringify(["approval-call", thread, messageId, callId]);
+  const key = claimKey("approval-call", thread, messageId, callId);
   const running = JSON.stringify({ state: "running", task });
   const parked = JSON.stringify({ state: "interrupted", task });
   const found = await claims.insert(key, running);
@@ -77,7 +82,6 @@ export async function runApprovedOnce<T>(
 }
 
 const CLEANS = Symbol.for("delve.thread_claim_cleanup");
-const KINDS = ["approval-decisions", "approval-call"];
 
 /**
  * Makes `saver.deleteThread(id)` also delete the approval claims of that thread (in the
@@ -94,8 +98,8 @@ export function withThreadClaimCleanup<T>(saver: T): T {
     await deleteThread(threadId);
     const claims = claimTableOf(s);
     for (const kind of KINDS) {
-      // The keys are JSON arrays [kind, thread, ...]: their text up to the thread's comma.
-      await claims.removePrefix(`${JSON.stringify([kind, String(threadId)]).slice(0, -1)},`);
+      // A key's text up to the comma after the thread.
+      await claims.removePrefix(`${claimKey(kind, String(threadId)).slice(0, -1)},`);
     }
   };
   s[CLEANS] = true;

@@ -252,25 +252,14 @@ function ensureRealPath(rootDir: string, path: string): { host: string; isDir: b
 
 // The system part of the sandbox, shared by the probe and every command; rebuilt if a
 // temp-file cleaner removed the generated /etc files.
-let systemCache: { args: string[]; etcDir: string } | undefined;
+let systemCache: { withProc: string[]; withoutProc: string[]; etcDir: string } | undefined;
 
 function systemArgs(proc = true): string[] {
   if (!(systemCache && fs.existsSync(systemCache.etcDir))) systemCache = buildSystemArgs();
-  if (proc) return systemCache.args;
-  // Without /proc: its mount and the read-only binds over its knobs go.
-  const args: string[] = [];
-  const all = systemCache.args;
-  for (let i = 0; i < all.length; i += 1) {
-    if (all[i] === "--proc" || (all[i] === "--ro-bind-try" && all[i + 1]!.startsWith("/proc/"))) {
-      i += all[i] === "--proc" ? 1 : 2;
-      continue;
-    }
-    args.push(all[i]!);
-  }
-  return args;
+  return proc ? systemCache.withProc : systemCache.withoutProc;
 }
 
-function buildSystemArgs(): { args: string[]; etcDir: string } {
+function buildSystemArgs(): { withProc: string[]; withoutProc: string[]; etcDir: string } {
   const args = ["--ro-bind", "/usr", "/usr"];
   for (const dir of USR_LINKS) {
     const stat = lstatOrUndefined(dir);
@@ -282,11 +271,12 @@ function buildSystemArgs(): { args: string[]; etcDir: string } {
   const etcDir = writeEtcFiles();
   for (const name of GENERATED_ETC)
     args.push("--ro-bind", nodePath.join(etcDir, name), `/etc/${name}`);
+  args.push("--dev", "/dev");
   // Root in the sandbox is root to sysctl files (they check the uid, not capabilities), and
   // some are host-wide (kernel.core_pattern runs a program as host root): keep them read-only.
-  args.push("--proc", "/proc", "--dev", "/dev");
-  for (const entry of PROC_READ_ONLY) args.push("--ro-bind-try", entry, entry);
-  return { args, etcDir };
+  const proc = ["--proc", "/proc"];
+  for (const entry of PROC_READ_ONLY) proc.push("--ro-bind-try", entry, entry);
+  return { withProc: [...args, ...proc], withoutProc: args, etcDir };
 }
 
 const GENERATED_ETC = ["passwd", "group", "hosts"] as const;
