@@ -369,6 +369,9 @@ describe("PostgreSQL bytea[] decoding", () => {
     async () => {
       const pool = new pg.Pool({ connectionString: server!.url, max: 2 });
       const wrapped = withFastByteaArrays(pool);
+      // The pool itself is not changed: only the stand-in answers differently.
+      expect(Object.hasOwn(pool, "query")).toBe(false);
+      expect(pool.query).toBe(pg.Pool.prototype.query);
       const sql = `SELECT array_agg(array[v::bytea, NULL::bytea]) AS a, 'x'::bytea AS b, 1 AS n
       FROM (VALUES ('one'), (repeat('two', 50000)), ('')) t(v)`;
       expect((await wrapped.query(sql)).rows).toStrictEqual((await pool.query(sql)).rows);

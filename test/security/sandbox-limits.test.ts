@@ -121,6 +121,15 @@ describe("proc: false hides where the workspace is on the host", () => {
     expect(fs.readFileSync(path.join(backend.rootDir, "a.txt"), "utf8")).toBe("hello\n");
   });
 
+  it("without /proc, what the docs say fails does fail: ps and bash's <(...)", async () => {
+    const backend = new SandboxBackend({ rootDir: fs.mkdtempSync(`${tmp}/ws-`), proc: false });
+    const ps = await backend.execute("ps");
+    expect(ps.exitCode).not.toBe(0);
+    const sub = await backend.execute("bash -c 'cat <(echo inner)'");
+    expect(sub.output).not.toContain("inner");
+    expect(sub.output).toMatch(/\/dev\/fd\/\d+: No such file or directory/);
+  });
+
   it("restriction mounts still hold without /proc, and their host paths do not show", async () => {
     const root = fs.mkdtempSync(`${tmp}/ws-`);
     fs.mkdirSync(path.join(root, "secrets"));
