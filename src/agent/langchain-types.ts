@@ -12,8 +12,3 @@ export type StackMiddleware = AgentMiddleware;
 
 /** One tool as `createAgent` takes it: a LangChain tool or a provider tool dictionary. */
 export type StackTool = ClientTool | ServerTool;
-
-/** What `createAgent` returns, as far as the stack reads it: its tool node's tools. */
-export interface AgentGraphLike {
-  graph?: { nodes?: { tools?: { bound?: { tools?: readonly { name?: unknown }[] } } } };
-}

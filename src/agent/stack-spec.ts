@@ -6,13 +6,14 @@ import { approvalMiddleware, type NormalizedInterruptOn } from "../approval/midd
 import type { PathApprovalGate } from "../approval/scope.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
+import { registeredTools } from "../langchain-seam/agent-graph.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { ResolvedProfile } from "../profiles/resolve.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { surfacePlanOf } from "../surface/surface-plan.js";
 import { FILESYSTEM_MIDDLEWARE_NAME } from "./builtin-names.js";
 import type { ContextSettings } from "./context-layers.js";
-import type { AgentGraphLike, StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
+import type { StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 import { checkInterruptOnNames } from "./options.js";
 import type { ToolErrorsOption } from "./tool-errors.js";
 import type { NormalizedTool } from "./user-tools.js";
@@ -131,16 +132,14 @@ export function composeSystemPrompt(
 }
 
 /** Registered tool names minus every hidden one: what the model is shown. */
-export function visibleToolNames(
-  agent: AgentGraphLike,
-  middleware: readonly StackMiddleware[],
-): string[] {
+export function visibleToolNames(agent: unknown, middleware: readonly StackMiddleware[]): string[] {
   const hidden = new Set(middleware.flatMap((m) => [...(surfacePlanOf(m)?.hidden.keys() ?? [])]));
   return registeredToolNames(agent).filter((name) => !hidden.has(name));
 }
 
 /** Tool names in the agent's tool node. */
-export function registeredToolNames(agent: AgentGraphLike): string[] {
-  const tools = agent?.graph?.nodes?.tools?.bound?.tools ?? [];
-  return tools.map((t) => t.name).filter((name): name is string => typeof name === "string");
+export function registeredToolNames(agent: unknown): string[] {
+  return registeredTools(agent)
+    .map((t) => t.name)
+    .filter((name): name is string => typeof name === "string");
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { getConfig, isGraphInterrupt } from "@langchain/langgraph";
+import { isGraphInterrupt } from "@langchain/langgraph";
+import { runCheckpointer, runConfigurable, runTaskId } from "../langchain-seam/pregel-config.js";
 import { type ClaimTable, canonicalJson, claimTableOf } from "../stores/claims.js";
 
 // LangGraph has no per-thread lock: two resumes of one interrupt both load the pending
@@ -21,17 +22,12 @@ interface RunContext {
   task: string;
 }
 
+// Outside a graph run (a direct middleware call in a test) claims are per process.
 function runContext(): RunContext {
-  let configurable: Record<string, unknown> | undefined;
-  try {
-    configurable = getConfig()?.configurable;
-  } catch {
-    // Outside a graph run (a direct middleware call in a test): claims are per process.
-  }
   return {
-    claims: claimTableOf(configurable?.__pregel_checkpointer as object | undefined),
-    thread: String(configurable?.thread_id ?? ""),
-    task: String(configurable?.__pregel_task_id ?? randomUUID()),
+    claims: claimTableOf(runCheckpointer()),
+    thread: String(runConfigurable()?.thread_id ?? ""),
+    task: runTaskId() ?? randomUUID(),
   };
 }
 

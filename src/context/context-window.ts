@@ -1,3 +1,4 @@
+import { boundModel } from "../langchain-seam/chat-models.js";
 /**
  * The input window assumed when neither the model's profile nor a `contextWindow` option
  * gives one, for the summarization `createDeepAgent` adds by default (an explicitly
@@ -20,7 +21,7 @@ export function profileContextWindow(model: unknown): number | undefined {
   for (let depth = 0; depth < 5 && current; depth++) {
     const window = windowOfProfile(current);
     if (window !== undefined) return window;
-    current = current.bound; // RunnableBinding from withConfig / bindTools.
+    current = boundModel(current); // RunnableBinding from withConfig / bindTools.
   }
   return undefined;
 }

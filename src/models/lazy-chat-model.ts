@@ -7,6 +7,7 @@ import type { AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { initChatModel } from "langchain/chat_models/universal";
 import { MissingProviderError } from "../errors/missing-provider-error.js";
+import { configuredModelInstance } from "../langchain-seam/chat-models.js";
 import { type ModelSpec, parseModelString } from "./providers.js";
 
 type ResolvedModel = BaseChatModel;
@@ -53,7 +54,7 @@ export class LazyChatModel extends BaseChatModel {
         ...this.options,
       });
       // The concrete class (ChatOpenAI, ChatAnthropic, ...), so callers can see what it speaks.
-      const real = await universal._getModelInstance?.();
+      const real = await configuredModelInstance(universal);
       return (real ?? universal) as ResolvedModel;
     })();
     return this.resolving;

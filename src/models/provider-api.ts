@@ -1,3 +1,4 @@
+import { llmTypeOf, unwrapModelOnce, usesOpenAiResponses } from "../langchain-seam/chat-models.js";
 import { LazyChatModel } from "./lazy-chat-model.js";
 
 /** The wire API a chat model speaks, as far as what a request may hold differs. */
@@ -14,10 +15,11 @@ async function concrete(model: any): Promise<any> {
   let current = model;
   for (let depth = 0; depth < 5 && current; depth++) {
     if (current instanceof LazyChatModel) current = await current.resolve();
-    else if (current.bound && typeof current.bound === "object") current = current.bound;
-    else if (typeof current._getModelInstance === "function")
-      current = await current._getModelInstance();
-    else break;
+    else {
+      const inner = await unwrapModelOnce(current);
+      if (inner === undefined) break;
+      current = inner;
+    }
   }
   return current;
 }
@@ -33,13 +35,10 @@ async function concrete(model: any): Promise<any> {
  */
 export async function providerApiOf(model: unknown, tools: unknown[]): Promise<ResolvedProvider> {
   const real = await concrete(model);
-  const type = typeof real?._llmType === "function" ? real._llmType() : "";
+  const type = llmTypeOf(real);
   if (type === "anthropic") return { api: "anthropic", model: real };
   if (type === "openai" || type === "azure_openai") {
-    const responses =
-      typeof real._useResponsesApi === "function"
-        ? Boolean(real._useResponsesApi({ tools }))
-        : Boolean(real.useResponsesApi);
+    const responses = usesOpenAiResponses(real, tools);
     return { api: responses ? "openai-responses" : "openai-chat-completions", model: real };
   }
   return { api: "other", model: real };

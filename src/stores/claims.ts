@@ -1,3 +1,9 @@
+import {
+  databaseHolder,
+  type PostgresPool,
+  type SqliteHandle,
+  saverDatabase,
+} from "../langchain-seam/saver-databases.js";
 /**
  * A claim is one row with a unique key: whoever inserts it first owns the work it names, in
  * every process that shares the database. Approvals claim a tool call before running it and
@@ -38,27 +44,19 @@ const processTables = {};
 export function claimTableOf(holder: object | undefined): ClaimTable {
   // Keyed by what holds the data, so a wrapper made per run (LangGraph wraps the agent's
   // store in an AsyncBatchedStore) still shares its in-process claims with the next run.
-  const owner: object = innermost(holder) ?? processTables;
+  const owner: object = databaseHolder(holder) ?? processTables;
   let table = tables.get(owner);
   if (!table) {
-    table = sqliteTableOf(owner) ?? postgresTableOf(owner) ?? memoryTable();
+    const database = saverDatabase(owner);
+    table =
+      database?.kind === "sqlite"
+        ? sqliteTable(database.db)
+        : database?.kind === "postgres"
+          ? postgresTable(database.pool, database.schema)
+          : memoryTable();
     tables.set(owner, table);
   }
   return table;
-}
-
-const WRAPPED = ["inner", "saver", "base", "wrapped", "delegate", "store"];
-
-// The object that holds the database: `holder` itself, or the saver or store a wrapper
-// delegates to, a few levels down.
-function innermost(holder: any, depth = 0): any {
-  if (!holder || typeof holder !== "object") return undefined;
-  if (holder.db || holder.pool || holder.core?.pool || depth >= 3) return holder;
-  for (const key of WRAPPED) {
-    const inner = holder[key];
-    if (inner && typeof inner === "object" && inner !== holder) return innermost(inner, depth + 1);
-  }
-  return holder;
 }
 
 function memoryTable(): ClaimTable {
@@ -85,13 +83,8 @@ function memoryTable(): ClaimTable {
   };
 }
 
-// better-sqlite3's Database, reached by shape: SqliteSaver keeps it public as `db`,
-// SqliteStore privately under the same name.
-function sqliteTableOf(holder: any): ClaimTable | undefined {
-  const db = holder?.db;
-  if (typeof db?.prepare !== "function" || typeof db?.exec !== "function" || !db.open) {
-    return undefined;
-  }
+// Claims in the saver's (or store's) own SQLite file.
+function sqliteTable(db: SqliteHandle): ClaimTable {
   let sql: Record<"insert" | "get" | "swap" | "remove" | "removePrefix", any> | undefined;
   const prepared = () => {
     if (sql) return sql;
@@ -121,12 +114,8 @@ function sqliteTableOf(holder: any): ClaimTable | undefined {
   };
 }
 
-// A pg Pool, reached by shape: PostgresSaver keeps `pool` and `options.schema`,
-// PostgresStore `core.pool` and `core.schema`.
-function postgresTableOf(holder: any): ClaimTable | undefined {
-  const pool = holder?.pool ?? holder?.core?.pool;
-  if (typeof pool?.query !== "function" || typeof pool?.connect !== "function") return undefined;
-  const schema: string = holder?.options?.schema ?? holder?.core?.schema ?? "public";
+// Claims in the saver's (or store's) own PostgreSQL schema.
+function postgresTable(pool: PostgresPool, schema: string): ClaimTable {
   const table = `"${schema.replaceAll('"', '""')}".${TABLE}`;
   let ready: Promise<void> | undefined;
   const query = async (text: string, values: unknown[]) => {
@@ -172,7 +161,11 @@ function postgresTableOf(holder: any): ClaimTable | undefined {
   };
 }
 
-async function createPostgresTable(pool: any, schema: string, table: string): Promise<void> {
+async function createPostgresTable(
+  pool: PostgresPool,
+  schema: string,
+  table: string,
+): Promise<void> {
   const ddl = `CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}";
     CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value text NOT NULL)`;
   try {

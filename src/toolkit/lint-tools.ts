@@ -3,6 +3,7 @@ import { agentInfoOf } from "../agent/agent-info.js";
 import { BUILTIN_TOOL_NAMES } from "../agent/builtin-names.js";
 import { type AgentTool, normalizeTools } from "../agent/user-tools.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { registeredTools } from "../langchain-seam/agent-graph.js";
 import { measureTool } from "../surface/inspect-surface.js";
 import { DEFAULT_BUDGET_CHARS, surfaceBudget } from "./lint-rules/budget.js";
 import { keywordStuffing, noWhenNot, vagueDescription } from "./lint-rules/description.js";
@@ -102,7 +103,7 @@ function subjectsOf(input: readonly AgentTool[] | object): {
 } {
   const info = Array.isArray(input) ? undefined : agentInfoOf(input);
   if (info) {
-    const registered: any[] = (input as any)?.graph?.nodes?.tools?.bound?.tools ?? [];
+    const registered = registeredTools(input) as any[];
     const hidden = new Set(info.plans.flatMap((p) => [...p.hidden.keys()]));
     const subjects = registered.map((t) => ({
       ...subjectOf(t, !info.sources.has(t.name)),

@@ -1,10 +1,7 @@
-import { getConfig } from "@langchain/langgraph";
+import { stepChannel } from "../../langchain-seam/pregel-config.js";
 import type { FileData } from "../protocol/protocol.js";
 import { FileMapBackend, type FileMapChannel } from "./file-map-backend.js";
 import { applyFileChanges, fileMapOfRecord } from "./file-map-ops.js";
-
-const READ_KEY = "__pregel_read";
-const SEND_KEY = "__pregel_send";
 
 /**
  * The default backend: files live in the agent's graph state (`files`), so they are per
@@ -21,31 +18,21 @@ export class StateBackend extends FileMapBackend {
   private readonly detached = new Map<string, FileData>();
 
   protected channel(): FileMapChannel {
-    const configurable = currentConfigurable();
-    const read = configurable?.[READ_KEY];
-    const send = configurable?.[SEND_KEY];
-    if (typeof read === "function" && typeof send === "function") {
+    const channel = stepChannel<Record<string, FileData>>("files");
+    if (channel) {
       let files: Record<string, FileData> | undefined;
       try {
-        files = read("files", true) as Record<string, FileData> | undefined;
+        files = channel.read();
       } catch {
         files = undefined; // The running graph has no `files` channel: fall back to memory.
       }
       if (files !== undefined) {
         return {
           view: fileMapOfRecord(files ?? {}),
-          commit: (changes) => send([["files", changes]]),
+          commit: (changes) => channel.write(changes),
         };
       }
     }
     return { view: this.detached, commit: (changes) => applyFileChanges(this.detached, changes) };
-  }
-}
-
-function currentConfigurable(): Record<string, any> | undefined {
-  try {
-    return getConfig()?.configurable as Record<string, any> | undefined;
-  } catch {
-    return undefined; // Not inside a LangGraph run.
   }
 }

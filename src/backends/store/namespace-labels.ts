@@ -1,4 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph";
+import { isPostgresStore } from "../../langchain-seam/stores.js";
 
 /** Why a namespace breaks LangGraph's rules for labels (a store refuses the rest, some only at search time). */
 export function namespaceProblem(namespace: unknown): string | undefined {
@@ -21,13 +22,7 @@ export function namespaceProblem(namespace: unknown): string | undefined {
  * SQL LIKE wildcards or their escape (`%`, `_`, `\`): ["users", "user_1"] fails there.
  */
 export function refusesLikeWildcards(store: BaseStore): boolean {
-  const batched = (store as { lg_name?: string }).lg_name === "AsyncBatchedStore";
-  const inner = batched ? (store as unknown as { store: BaseStore }).store : store;
-  for (let p = Object.getPrototypeOf(inner); p && p !== Object.prototype; ) {
-    if (p.constructor?.name === "PostgresStore") return true;
-    p = Object.getPrototypeOf(p);
-  }
-  return false;
+  return isPostgresStore(store);
 }
 
 /** A label as stored on such a store: reversible, unchanged without `~ _ % \` ("user_1" -> "user~5F1"). */

@@ -1,5 +1,6 @@
 import { type BaseStore, getConfig, type Item, type PutOperation } from "@langchain/langgraph";
 import { ConfigurationError } from "../../errors/configuration-error.js";
+import { isRunBatchedStore } from "../../langchain-seam/stores.js";
 import {
   deleteFiles,
   downloadFileBytes,
@@ -293,18 +294,15 @@ async function listFiles(scope: Scope): Promise<Map<string, FileData>> {
 // Inside a run the store is LangGraph's AsyncBatchedStore, whose batch() throws; its single
 // operations are batched together anyway. Other stores get one batch: one round trip, one
 // transaction, and no concurrent first calls (PostgresStore's lazy setup() races on those).
-function isRunBatcher(store: BaseStore): boolean {
-  return (store as { lg_name?: string }).lg_name === "AsyncBatchedStore";
-}
 
 async function getMany(scope: Scope, keys: string[]): Promise<Array<Item | null>> {
   const { store, namespace } = scope;
-  if (isRunBatcher(store)) return Promise.all(keys.map((key) => store.get(namespace, key)));
+  if (isRunBatchedStore(store)) return Promise.all(keys.map((key) => store.get(namespace, key)));
   return (await store.batch(keys.map((key) => ({ namespace, key })))) as Array<Item | null>;
 }
 
 async function putMany(store: BaseStore, ops: PutOperation[]): Promise<void> {
-  if (isRunBatcher(store)) {
+  if (isRunBatchedStore(store)) {
     await Promise.all(
       ops.map((op) =>
         op.value === null

@@ -5,6 +5,7 @@ import { filesStateValue } from "../../backends/file-map/files-state.js";
 import { StateBackend } from "../../backends/file-map/state.js";
 import type { BackendProtocol } from "../../backends/protocol/protocol.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
+import { setMessageId } from "../../langchain-seam/messages.js";
 import { LazyChatModel } from "../../models/lazy-chat-model.js";
 import { PROBE_KEY } from "../../surface/probe.js";
 import { contextWindowAtCall, profileContextWindow, resolvesLazily } from "../context-window.js";
@@ -174,11 +175,8 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
       if (!plan || !AIMessage.isInstance(response)) return response as AIMessage;
       // Rewrite the thread in the same step (no extra graph node per step): the response
       // keeps its id, so LangChain's own append of it is replaced, not doubled.
-      // Set in lc_kwargs too: the checkpoint saves those, and the id must survive a reload.
-      if (response.id == null) {
-        response.id = `summarized-${crypto.randomUUID()}`;
-        (response as any).lc_kwargs.id = response.id;
-      }
+      // The id must survive a reload of the checkpoint.
+      if (response.id == null) setMessageId(response, `summarized-${crypto.randomUUID()}`);
       return new Command({
         update: {
           messages: [
