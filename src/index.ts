@@ -108,9 +108,6 @@ export {
   MISSING_PROVIDER_ERROR_CODES,
   MissingProviderError,
   type MissingProviderErrorCode,
-  NOT_IMPLEMENTED_ERROR_CODES,
-  NotImplementedError,
-  type NotImplementedErrorCode,
 } from "./errors/index.js";
 export {
   FILESYSTEM_MIDDLEWARE_NAME,

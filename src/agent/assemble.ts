@@ -5,7 +5,10 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { filesystemMiddleware } from "../filesystem/middleware.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../filesystem/permission-guard.js";
 import { outputBudgetFor } from "../filesystem/tools/output-budget.js";
-import { toolExclusionMiddleware } from "../profiles/tool-exclusion.js";
+import {
+  TOOL_EXCLUSION_MIDDLEWARE_NAME,
+  toolExclusionMiddleware,
+} from "../profiles/tool-exclusion.js";
 import { buildSubagents } from "../subagents/build-subagents.js";
 import { subAgentMiddleware } from "../subagents/middleware.js";
 import { SURFACE_PROBE_NAME, surfaceProbeMiddleware } from "../surface/probe.js";
@@ -24,11 +27,15 @@ import {
   withReplacements,
 } from "./context-layers.js";
 import type { StackMiddleware, StackTool } from "./langchain-types.js";
-import { providerRequestMiddleware } from "./provider-request.js";
-import { approvalLayer, approvalReasonsOf, type BuiltStack, type StackSpec } from "./stack-spec.js";
+import { PROVIDER_REQUEST_MIDDLEWARE_NAME, providerRequestMiddleware } from "./provider-request.js";
+import type { StackLayers } from "./stack-order.js";
+import {
+  approvalReasonsOf,
+  type BuiltStack,
+  orderWithApproval,
+  type StackSpec,
+} from "./stack-spec.js";
 import { TOOL_ERRORS_MIDDLEWARE_NAME, toolErrorsMiddleware } from "./tool-errors.js";
-
-const present = <T>(value: T | undefined): T[] => (value === undefined ? [] : [value]);
 
 const DEFAULT_NAMES = [
   TOOL_ERRORS_MIDDLEWARE_NAME,
@@ -94,28 +101,26 @@ export function buildStack(spec: StackSpec): BuiltStack {
   const userExtras = spec.userMiddleware.filter((m) => !DEFAULT_NAMES.includes(m.name));
   const tools = spec.tools.map((t) => withDescription(t.value, descriptions[t.name]));
 
-  // What the general-purpose subagent inherits, around its own summarization and skills.
+  const toolExclusion = excludedBy.size ? toolExclusionMiddleware(excludedBy) : undefined;
+  // The general-purpose subagent's stack: the parent's layers, with its own context layers
+  // (transcript, skills), and no task, memory, debug, profile middleware or probe.
   const gpContext = withReplacements(context(GENERAL_PURPOSE_SUBAGENT, false), replacement);
-  const inherited = [
-    errorsLayer,
-    ...present(gpContext.eviction),
-    filesystem,
-    gpContext.patch,
-    ...present(gpContext.skills),
-    ...userExtras,
-  ];
+  const gpLayers: StackLayers = {
+    [TOOL_ERRORS_MIDDLEWARE_NAME]: errorsLayer,
+    [CONTEXT_LAYER_NAMES.eviction]: gpContext.eviction,
+    [FILESYSTEM_MIDDLEWARE_NAME]: filesystem,
+    [CONTEXT_LAYER_NAMES.patch]: gpContext.patch,
+    [CONTEXT_LAYER_NAMES.skills]: gpContext.skills,
+    middleware: userExtras,
+    [TOOL_EXCLUSION_MIDDLEWARE_NAME]: toolExclusion,
+    [CONTEXT_LAYER_NAMES.summarization]: gpContext.summarization,
+    [PROVIDER_REQUEST_MIDDLEWARE_NAME]: providerRequestMiddleware(),
+  };
   const reasons = new Set<string>();
   const subagents = buildSubagents(
     buildStack,
     spec,
-    {
-      tools,
-      inherited,
-      fsBackend,
-      harness: routing.harness,
-      excludedBy,
-      summarization: gpContext.summarization,
-    },
+    { tools, layers: gpLayers, fsBackend, harness: routing.harness },
     reasons,
   );
   const subagentLayer =
@@ -128,29 +133,30 @@ export function buildStack(spec: StackSpec): BuiltStack {
         })
       : undefined);
 
-  let middleware = [
-    errorsLayer,
-    ...present(own.eviction),
-    filesystem,
-    ...(subagentLayer ? [withoutTools(subagentLayer, shadowed)] : []),
-    own.patch,
-    ...present(own.skills),
-    ...userExtras,
-    ...(spec.extraMiddleware ?? []),
-    ...(profile.extraMiddleware ?? []),
-    ...present(own.memory),
-  ];
-  middleware = applyExcludedMiddleware(middleware, profile.excludedMiddleware ?? [], spec);
-  if (excludedBy.size) middleware.push(toolExclusionMiddleware(excludedBy));
-  // Added after the profile's exclusions, which therefore cannot remove it.
-  const approval = approvalLayer(spec, middleware, tools, spec.interruptOnGiven);
-  if (approval) {
-    middleware.splice(middleware.indexOf(errorsLayer) + 1, 0, approval.layer);
-    for (const reason of approvalReasonsOf(spec, approval)) reasons.add(reason);
-  }
-  // Innermost model-call layer: it measures the request exactly as sent.
-  middleware.push(...present(own.summarization));
-  middleware.push(surfaceProbeMiddleware(), providerRequestMiddleware());
+  const { middleware, approval } = orderWithApproval(
+    spec,
+    {
+      [TOOL_ERRORS_MIDDLEWARE_NAME]: errorsLayer,
+      [CONTEXT_LAYER_NAMES.eviction]: own.eviction,
+      [FILESYSTEM_MIDDLEWARE_NAME]: filesystem,
+      [SUBAGENT_MIDDLEWARE_NAME]: subagentLayer && withoutTools(subagentLayer, shadowed),
+      [CONTEXT_LAYER_NAMES.patch]: own.patch,
+      [CONTEXT_LAYER_NAMES.skills]: own.skills,
+      middleware: userExtras,
+      DebugMiddleware: spec.extraMiddleware,
+      "profile.extraMiddleware": profile.extraMiddleware,
+      [CONTEXT_LAYER_NAMES.memory]: own.memory,
+      [TOOL_EXCLUSION_MIDDLEWARE_NAME]: toolExclusion,
+      // Innermost model-call layer: it measures the request exactly as sent.
+      [CONTEXT_LAYER_NAMES.summarization]: own.summarization,
+      [SURFACE_PROBE_NAME]: surfaceProbeMiddleware(),
+      [PROVIDER_REQUEST_MIDDLEWARE_NAME]: providerRequestMiddleware(),
+    },
+    tools,
+    spec.interruptOnGiven,
+    { names: profile.excludedMiddleware ?? [], strict: spec.strictExclusions },
+  );
+  if (approval) for (const reason of approvalReasonsOf(spec, approval)) reasons.add(reason);
   return {
     middleware,
     tools,
@@ -158,29 +164,6 @@ export function buildStack(spec: StackSpec): BuiltStack {
     setVisible: (names) => (visible = names),
     approvalReasons: [...reasons],
   };
-}
-
-// Removes middleware a profile excludes. A per-agent profile naming nothing is an error.
-function applyExcludedMiddleware(
-  list: StackMiddleware[],
-  names: string[],
-  spec: StackSpec,
-): StackMiddleware[] {
-  for (const name of names) {
-    if ([FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME, SURFACE_PROBE_NAME].includes(name)) {
-      throw new ConfigurationError(
-        "REQUIRED_MIDDLEWARE",
-        `excludedMiddleware cannot remove ${name}: it is the harness's skeleton. Narrow its tools instead.`,
-      );
-    }
-    if (spec.strictExclusions && !list.some((m) => m.name === name)) {
-      throw new ConfigurationError(
-        "UNKNOWN_MIDDLEWARE",
-        `The profile option excludes middleware "${name}", but the agent has none by that name. Present: ${list.map((m) => m.name).join(", ")}.`,
-      );
-    }
-  }
-  return list.filter((m) => !names.includes(m.name));
 }
 
 // A replaced FilesystemMiddleware keeps the agent's permissions (an upstream bug drops them),

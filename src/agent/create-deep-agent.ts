@@ -1,126 +1,28 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { SystemMessage } from "@langchain/core/messages";
-import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
-import {
-  type AgentMiddleware,
-  type AgentTypeConfig,
-  type AnyAnnotationRoot,
-  createAgent,
-  type ReactAgent,
-} from "langchain";
-import type { InterruptOn } from "../approval/middleware.js";
+import type { AgentMiddleware, AgentTypeConfig, AnyAnnotationRoot, ReactAgent } from "langchain";
 import { withThreadClaimCleanup } from "../approval/once.js";
-import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { withFastReads } from "../checkpoint/delta-history.js";
-import { compactStateSchema } from "../checkpoint/delta-state.js";
-import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import type { filesystemMiddleware } from "../filesystem/middleware.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
-import { type PermissionRule, validatePermissions } from "../permissions/index.js";
+import { validatePermissions } from "../permissions/index.js";
 import { profileKeyOf } from "../profiles/keys.js";
 import { resolveProfile } from "../profiles/resolve.js";
-import type { HarnessProfile } from "../profiles/types.js";
-import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { type SurfacePlan, surfacePlanOf } from "../surface/surface-plan.js";
 import { rememberAgent } from "./agent-info.js";
 import { buildStack } from "./assemble.js";
 import { BUILTIN_TOOL_NAMES } from "./builtin-names.js";
-import type { ContextSettings } from "./context-layers.js";
+import { type CompileInput, compileStack } from "./compile.js";
 import { debugMiddleware } from "./debug.js";
+import type { CreateDeepAgentOptions } from "./deep-agent-options.js";
 import type { StackMiddleware, StackModel } from "./langchain-types.js";
-import { checkOptionKeys, validateInterruptOn } from "./options.js";
+import { checkOptionKeys, validateCache, validateInterruptOn } from "./options.js";
 import { composeSystemPrompt, registeredToolNames, visibleToolNames } from "./stack-spec.js";
-import { type ToolErrorsOption, validateToolErrorsOption } from "./tool-errors.js";
-import { type AgentTool, type NormalizedTool, normalizeTools } from "./user-tools.js";
+import { validateToolErrorsOption } from "./tool-errors.js";
+import { type NormalizedTool, normalizeTools } from "./user-tools.js";
 
 export { BUILTIN_TOOL_NAMES };
-
-/**
- * Options of `createDeepAgent`: only `model` is required. An unknown key is refused with a
- * `ConfigurationError` naming the nearest valid one, and every value is checked when the
- * agent is built, not on its first run. docs/agent.md groups them by concern.
- *
- * @example
- * const options: CreateDeepAgentOptions = {
- *   model: "openai:gpt-5.5",
- *   tools: [getTicket],
- *   memory: ["/AGENTS.md"],
- * };
- */
-export interface CreateDeepAgentOptions {
-  /** A LangChain chat model instance, or `"provider:model"` resolved on its first call. */
-  model: string | BaseChatModel;
-  /** Extra tools: LangChain tools, `{ name, description, schema, func }`, provider dicts. */
-  tools?: AgentTool[];
-  /** The system prompt. Delve adds no authored prompt of its own. */
-  systemPrompt?: string | SystemMessage;
-  /** Extra middleware; one named like a default (e.g. FilesystemMiddleware) replaces it. */
-  middleware?: AgentMiddleware[];
-  /** Subagents `task` can delegate to, besides the general-purpose one. */
-  subagents?: Array<SubAgent | CompiledSubAgent>;
-  /** How deep subagents may nest (a subagent listing subagents is level 2). Default 1. */
-  maxSubagentDepth?: number;
-  /** Where the file tools' files live. Default: `new StateBackend()` (graph state). */
-  backend?: BackendProtocol;
-  /** Path rules for the file tools (first match wins; allow / deny). Kept when FilesystemMiddleware is replaced. */
-  permissions?: PermissionRule[];
-  /** A harness profile for this agent only, merged last; the registry is untouched. */
-  profile?: HarnessProfile;
-  /** The harness-profile key of the model, when the model instance does not reveal it. */
-  profileKey?: string;
-  /** Structured output, as `createAgent`'s `responseFormat`. */
-  responseFormat?: any;
-  /** Extra state, as `createAgent`'s `stateSchema`. */
-  stateSchema?: any;
-  /** Runtime context schema: values tools read at run time and the model never sees. */
-  contextSchema?: any;
-  /** Saves each thread's messages and files (MemorySaver, SQLite, PostgreSQL). */
-  checkpointer?: BaseCheckpointSaver | boolean;
-  /**
-   * A checkpoint stores the messages and files a step changed, plus a full copy of each
-   * every this many updates (default 500): lower reads a thread back faster, higher stores less.
-   */
-  checkpointSnapshotEvery?: number;
-  /** A LangGraph store handed to tools and store-backed backends. */
-  store?: BaseStore;
-  /** Logs every model call and tool call to stderr. */
-  debug?: boolean;
-  /** The agent's name (graph name, streamed metadata). */
-  name?: string;
-  /** Tool failures: true catch all (default), false rethrow, error classes, or a formatter. */
-  toolErrors?: ToolErrorsOption;
-  /** A user tool named like a built-in replaces it; this says whether to warn (default), error or stay silent. */
-  onToolNameConflict?: "warn" | "error" | "ignore";
-  /**
-   * Tools that pause for a human decision before they run: `{ delete_order: true }` or
-   * `{ refund: { allowedDecisions: ["approve", "reject"], description } }`. Any tool of the
-   * agent (yours, MCP, built-in). Needs a `checkpointer`; resume with
-   * `new Command({ resume: { decisions } })`. The general-purpose subagent inherits it.
-   */
-  interruptOn?: InterruptOn;
-  /** Files loaded into the system prompt (e.g. `["/AGENTS.md"]`), reloaded when they change. */
-  memory?: string[];
-  /** Directories whose `<name>/SKILL.md` front matter is listed in the prompt (e.g. `["/skills/"]`). */
-  skills?: string[];
-  /** Tool results above this many estimated tokens are saved to `/large_tool_results/` (default 20,000; null disables). */
-  toolTokenLimitBeforeEvict?: number | null;
-  /** Cap on evicted results kept per thread, oldest first (default 5 MB). */
-  maxEvictedBytesPerThread?: number;
-  /** The model's input window in tokens, when its LangChain profile does not give it. */
-  contextWindow?: number;
-  /** Summarization at 85% of the input window: settings, or false to turn it off. */
-  summarization?: ContextSettings["summarization"];
-  /**
-   * Where harness files (evicted results, transcripts) go. Default: the thread's state. A
-   * shared backend (not a `StateBackend`) keeps each thread in its own `/threads/<thread_id>/`.
-   */
-  harnessBackend?: BackendProtocol;
-  // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
-  cache?: never;
-}
 
 /**
  * Tasks (parallel tool calls) LangGraph runs at once (override per call with
@@ -182,6 +84,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
       "checkpointSnapshotEvery must be a whole number >= 1.",
     );
   }
+  const cache = validateCache(options.cache);
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
@@ -229,6 +132,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     extraMiddleware: options.debug ? [debugMiddleware()] : [],
     interruptOn: validateInterruptOn(options.interruptOn, "interruptOn"),
     interruptOnGiven: true,
+    cache,
   });
   if (stack.approvalReasons.length && !options.checkpointer) {
     throw new ConfigurationError(
@@ -244,30 +148,31 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     );
   }
 
-  const params = {
+  const params: CompileInput = {
     model,
     tools: stack.tools,
     systemPrompt: composeSystemPrompt(options.systemPrompt, profile),
     middleware: stack.middleware,
     responseFormat: options.responseFormat,
-    stateSchema: compactStateSchema(options.stateSchema, snapshotEvery),
+    stateSchema: options.stateSchema,
     contextSchema: options.contextSchema,
     store: options.store,
     name: options.name,
-  } as any;
-  // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
+    snapshotEvery,
+  };
   const agent = withUnwrappedErrors(
-    slimToolSends(
+    compileStack({
+      ...params,
       // The saver reads a long thread back fast (see withFastReads), and deleting a thread
       // deletes its approval claims.
-      createAgent({
-        ...params,
-        checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
-      }).withConfig({
+      checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
+      cache,
+      // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
+      defaults: {
         recursionLimit: DEFAULT_RECURSION_LIMIT,
         maxConcurrency: DEFAULT_MAX_CONCURRENCY,
-      }),
-    ),
+      },
+    }),
   ) as unknown as DeepAgent<Middleware>;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 
@@ -277,7 +182,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   let probe: any;
   rememberAgent(agent, {
     probe: () => {
-      probe ??= options.checkpointer ? slimToolSends(createAgent(params)) : agent;
+      probe ??= options.checkpointer ? compileStack(params) : agent;
       return probe;
     },
     registered: () => registeredToolNames(agent),

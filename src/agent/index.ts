@@ -12,11 +12,11 @@ export { todoListMiddleware } from "langchain";
 export { BUILTIN_TOOL_NAMES } from "./builtin-names.js";
 export type { ContextSettings } from "./context-layers.js";
 export {
-  type CreateDeepAgentOptions,
   createDeepAgent,
   DEFAULT_RECURSION_LIMIT,
   type DeepAgent,
 } from "./create-deep-agent.js";
+export type { CreateDeepAgentOptions } from "./deep-agent-options.js";
 export { MIDDLEWARE_ORDER, type MiddlewareSlot } from "./middleware-order.js";
 export {
   type ToolErrorFormatter,

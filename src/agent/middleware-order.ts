@@ -25,7 +25,7 @@ export interface MiddlewareSlot {
  * @example
  * MIDDLEWARE_ORDER.filter((s) => s.kind === "layer").map((s) => s.name) // ["ToolErrorsMiddleware", ...]
  */
-export const MIDDLEWARE_ORDER: readonly MiddlewareSlot[] = [
+export const MIDDLEWARE_ORDER = [
   { name: TOOL_ERRORS_MIDDLEWARE_NAME, kind: "layer", when: "always" },
   {
     name: APPROVAL_MIDDLEWARE_NAME,
@@ -57,4 +57,7 @@ export const MIDDLEWARE_ORDER: readonly MiddlewareSlot[] = [
     kind: "layer",
     when: "always (rewrites the request for the model's provider, never the saved state)",
   },
-];
+] as const satisfies readonly MiddlewareSlot[];
+
+/** The name of one slot of `MIDDLEWARE_ORDER`. */
+export type MiddlewareSlotName = (typeof MIDDLEWARE_ORDER)[number]["name"];

@@ -1,3 +1,4 @@
+import type { BaseCache } from "@langchain/langgraph-checkpoint";
 import {
   type ApprovalDecisionType,
   DECISIONS,
@@ -5,45 +6,44 @@ import {
   type NormalizedInterruptOn,
 } from "../approval/middleware.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { NotImplementedError } from "../errors/not-implemented-error.js";
+import type { CreateDeepAgentOptions } from "./deep-agent-options.js";
 
-/** Every option key `createDeepAgent` knows, landed or not. */
-export const KNOWN_OPTIONS = [
-  "model",
-  "tools",
-  "systemPrompt",
-  "middleware",
-  "subagents",
-  "skills",
-  "memory",
-  "permissions",
-  "backend",
-  "interruptOn",
-  "responseFormat",
-  "stateSchema",
-  "contextSchema",
-  "checkpointer",
-  "checkpointSnapshotEvery",
-  "store",
-  "debug",
-  "name",
-  "cache",
-  "toolErrors",
-  "onToolNameConflict",
-  "profile",
-  "profileKey",
-  "maxSubagentDepth",
-  "toolTokenLimitBeforeEvict",
-  "maxEvictedBytesPerThread",
-  "contextWindow",
-  "summarization",
-  "harnessBackend",
-] as const;
+// One entry per key of CreateDeepAgentOptions: a key missing here, or one the type does not
+// have, does not compile, so the unknown-key check can never refuse a real option.
+const OPTION_KEYS = {
+  model: true,
+  tools: true,
+  systemPrompt: true,
+  middleware: true,
+  subagents: true,
+  skills: true,
+  memory: true,
+  permissions: true,
+  backend: true,
+  interruptOn: true,
+  responseFormat: true,
+  stateSchema: true,
+  contextSchema: true,
+  checkpointer: true,
+  checkpointSnapshotEvery: true,
+  store: true,
+  debug: true,
+  name: true,
+  cache: true,
+  toolErrors: true,
+  onToolNameConflict: true,
+  profile: true,
+  profileKey: true,
+  maxSubagentDepth: true,
+  toolTokenLimitBeforeEvict: true,
+  maxEvictedBytesPerThread: true,
+  contextWindow: true,
+  summarization: true,
+  harnessBackend: true,
+} as const satisfies Record<keyof CreateDeepAgentOptions, true>;
 
-/** Options whose feature has not landed: passing one throws NOT_IMPLEMENTED. */
-const NOT_LANDED: Record<string, string> = {
-  cache: "node caching is not supported yet",
-};
+/** Every option key `createDeepAgent` knows. */
+export const KNOWN_OPTIONS = Object.keys(OPTION_KEYS) as readonly (keyof CreateDeepAgentOptions)[];
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -61,7 +61,7 @@ function editDistance(a: string, b: string): number {
 
 /** The known name closest to `key` (case-insensitive edit distance). */
 export function nearestOption(key: string): string {
-  let best: string = KNOWN_OPTIONS[0];
+  let best: string = KNOWN_OPTIONS[0] ?? "";
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const name of KNOWN_OPTIONS) {
     const d = editDistance(key.toLowerCase(), name.toLowerCase());
@@ -73,7 +73,7 @@ export function nearestOption(key: string): string {
   return best;
 }
 
-/** Refuses unknown keys (naming the nearest valid one) and options that have not landed. */
+/** Refuses unknown keys, naming the nearest valid one. */
 export function checkOptionKeys(options: object): void {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError(
@@ -90,9 +90,6 @@ export function checkOptionKeys(options: object): void {
         { option: key, suggestion },
       );
     }
-    const value = (options as Record<string, unknown>)[key];
-    if (key in NOT_LANDED && value !== undefined)
-      throw new NotImplementedError(key, NOT_LANDED[key]);
   }
 }
 
@@ -177,4 +174,27 @@ export function checkInterruptOnNames(
       );
     }
   }
+}
+
+/**
+ * Checks the `cache` option: a LangGraph `BaseCache` (with `get`, `set` and `clear`), such
+ * as `new InMemoryCache()` from `@langchain/langgraph-checkpoint`.
+ *
+ * @example
+ * validateCache(new InMemoryCache()) // the cache
+ */
+export function validateCache(value: unknown): BaseCache | undefined {
+  if (value === undefined) return undefined;
+  const cache = value as Partial<BaseCache> | null;
+  if (
+    typeof cache?.get !== "function" ||
+    typeof cache.set !== "function" ||
+    typeof cache.clear !== "function"
+  ) {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      "cache must be a LangGraph cache such as new InMemoryCache() from @langchain/langgraph-checkpoint.",
+    );
+  }
+  return value as BaseCache;
 }

@@ -2,7 +2,12 @@
 // and the pieces both use. A leaf of the two, so that neither imports the other: a declarative
 // subagent is itself a stack, and buildSubagents receives the builder as a parameter.
 import { SystemMessage } from "@langchain/core/messages";
-import { approvalMiddleware, type NormalizedInterruptOn } from "../approval/middleware.js";
+import type { BaseCache } from "@langchain/langgraph-checkpoint";
+import {
+  APPROVAL_MIDDLEWARE_NAME,
+  approvalMiddleware,
+  type NormalizedInterruptOn,
+} from "../approval/middleware.js";
 import type { PathApprovalGate } from "../approval/scope.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
@@ -15,6 +20,7 @@ import { FILESYSTEM_MIDDLEWARE_NAME } from "./builtin-names.js";
 import type { ContextSettings } from "./context-layers.js";
 import type { StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 import { checkInterruptOnNames } from "./options.js";
+import { type Exclusions, orderStack, type StackLayers } from "./stack-order.js";
 import type { ToolErrorsOption } from "./tool-errors.js";
 import type { NormalizedTool } from "./user-tools.js";
 
@@ -56,6 +62,8 @@ export interface StackSpec {
   agentName?: string;
   /** Delta channels (`messages`, `files`) save a full copy every this many updates. */
   snapshotEvery?: number;
+  /** Serves repeated model calls of every stack of the tree. */
+  cache?: BaseCache;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */
@@ -101,6 +109,27 @@ export function approvalLayer(
     gates: [...gates.keys()],
     pathGate: Boolean(pathGate),
   };
+}
+
+/**
+ * One stack's middleware in `MIDDLEWARE_ORDER`, with its approval layer when something in
+ * it is gated (decided on the stack after the profile's exclusions, which cannot remove it).
+ */
+export function orderWithApproval(
+  spec: StackSpec,
+  layers: StackLayers,
+  tools: readonly StackTool[],
+  strict: boolean,
+  exclusions: Exclusions,
+): { middleware: StackMiddleware[]; approval?: ReturnType<typeof approvalLayer> } {
+  const base = orderStack(layers, exclusions);
+  const approval = approvalLayer(spec, base, tools, strict);
+  if (!approval) return { middleware: base };
+  const middleware = orderStack(
+    { ...layers, [APPROVAL_MIDDLEWARE_NAME]: approval.layer },
+    exclusions,
+  );
+  return { middleware, approval };
 }
 
 /** Names what pauses for approval, for the "needs a checkpointer" error. */

@@ -12,8 +12,3 @@ export {
   MissingProviderError,
   type MissingProviderErrorCode,
 } from "./missing-provider-error.js";
-export {
-  NOT_IMPLEMENTED_ERROR_CODES,
-  NotImplementedError,
-  type NotImplementedErrorCode,
-} from "./not-implemented-error.js";

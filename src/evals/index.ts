@@ -1,7 +1,11 @@
 // delve/evals: agent behaviour tests. Every name exported here is public API.
 
 export type { CassetteFile, CassetteStep, RequestParts } from "./cassette.js";
-export { CassetteDriftError } from "./cassette-drift-error.js";
+export {
+  CASSETTE_DRIFT_ERROR_CODES,
+  CassetteDriftError,
+  type CassetteDriftErrorCode,
+} from "./cassette-drift-error.js";
 export {
   compareReports,
   type FlippedTask,

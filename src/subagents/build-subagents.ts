@@ -1,22 +1,19 @@
-import { createAgent } from "langchain";
-import type { StackMiddleware, StackTool } from "../agent/langchain-types.js";
+import { compileStack } from "../agent/compile.js";
+import type { StackTool } from "../agent/langchain-types.js";
 import { validateInterruptOn } from "../agent/options.js";
-import { providerRequestMiddleware } from "../agent/provider-request.js";
+import type { StackLayers } from "../agent/stack-order.js";
 import {
-  approvalLayer,
   composeSystemPrompt,
+  orderWithApproval,
   type StackBuilder,
   type StackSpec,
   visibleToolNames,
 } from "../agent/stack-spec.js";
 import { normalizeTools } from "../agent/user-tools.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
-import { compactStateSchema } from "../checkpoint/delta-state.js";
-import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { writesConfinedTo } from "../filesystem/permission-guard.js";
 import { validatePermissions } from "../permissions/index.js";
-import { toolExclusionMiddleware } from "../profiles/tool-exclusion.js";
 import {
   GENERAL_PURPOSE_DESCRIPTION,
   GENERAL_PURPOSE_PROMPT,
@@ -35,12 +32,10 @@ export function buildSubagents(
   spec: StackSpec,
   parent: {
     tools: StackTool[];
-    inherited: StackMiddleware[];
+    /** The general-purpose subagent's layers (its own summarization and skills among them). */
+    layers: StackLayers;
     fsBackend: BackendProtocol;
     harness: BackendProtocol;
-    excludedBy: Map<string, string>;
-    /** The general-purpose subagent's own summarization layer (its own transcript file). */
-    summarization?: StackMiddleware;
   },
   reasons: Set<string>,
 ): TaskSubagent[] {
@@ -49,29 +44,24 @@ export function buildSubagents(
   const specs = spec.subagents ? validateSubagents(spec.subagents, `${spec.path}subagents`) : [];
   const overridesGp = specs.some((s) => s.name === GENERAL_PURPOSE_SUBAGENT);
   if (spec.generalPurpose && gp.enabled !== false && !overridesGp) {
-    const [errorsLayer, ...rest] = parent.inherited;
-    // The general-purpose subagent inherits the parent's gates on the tools it has.
-    const approval = approvalLayer(spec, parent.inherited, parent.tools, false);
+    // The general-purpose subagent inherits the parent's gates on the tools it has, and the
+    // profile's exclusions (those naming only main-agent layers match nothing here).
+    const { middleware } = orderWithApproval(spec, parent.layers, parent.tools, false, {
+      names: spec.profile.profile.excludedMiddleware ?? [],
+      strict: false,
+    });
     list.push({
       name: GENERAL_PURPOSE_SUBAGENT,
       description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
-      runnable: slimToolSends(
-        createAgent({
-          model: spec.model,
-          tools: parent.tools,
-          systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
-          middleware: [
-            errorsLayer,
-            ...(approval ? [approval.layer] : []),
-            ...rest,
-            ...(parent.excludedBy.size ? [toolExclusionMiddleware(parent.excludedBy)] : []),
-            ...(parent.summarization ? [parent.summarization] : []),
-            providerRequestMiddleware(),
-          ],
-          name: GENERAL_PURPOSE_SUBAGENT,
-          stateSchema: compactStateSchema(undefined, spec.snapshotEvery),
-        } as any),
-      ) as any,
+      runnable: compileStack({
+        model: spec.model,
+        tools: parent.tools,
+        systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
+        middleware,
+        name: GENERAL_PURPOSE_SUBAGENT,
+        snapshotEvery: spec.snapshotEvery,
+        cache: spec.cache,
+      }),
       sharesParentRules: true,
     });
   }
@@ -115,22 +105,21 @@ export function buildSubagents(
       interruptOnGiven: sub.interruptOn !== undefined,
     });
     for (const reason of child.approvalReasons) reasons.add(reason);
-    const runnable = slimToolSends(
-      createAgent({
-        model: own.model,
-        tools: child.tools,
-        systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
-        middleware: child.middleware,
-        responseFormat: sub.responseFormat,
-        name: sub.name,
-        stateSchema: compactStateSchema(undefined, spec.snapshotEvery),
-      } as any),
-    );
+    const runnable = compileStack({
+      model: own.model,
+      tools: child.tools,
+      systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
+      middleware: child.middleware,
+      responseFormat: sub.responseFormat,
+      name: sub.name,
+      snapshotEvery: spec.snapshotEvery,
+      cache: spec.cache,
+    });
     child.setVisible(visibleToolNames(runnable, child.middleware));
     list.push({
       name: sub.name,
       description: sub.description,
-      runnable: runnable as any,
+      runnable,
       sharesParentRules: !sub.permissions,
     });
   });

@@ -4,7 +4,6 @@ import {
   inspectSurface,
   LazyChatModel,
   MissingProviderError,
-  NotImplementedError,
 } from "delve";
 import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
@@ -63,18 +62,10 @@ describe("options", () => {
     expect((error as Error).message).toMatch(/Did you mean "systemPrompt"\?/);
   });
 
-  it("an option whose feature has not landed throws NOT_IMPLEMENTED naming it", () => {
-    for (const option of ["cache"]) {
-      let error: unknown;
-      try {
-        createDeepAgent({ model: new ScriptedChatModel([]), [option]: ["x"] } as any);
-      } catch (e) {
-        error = e;
-      }
-      expect(NotImplementedError.isInstance(error), option).toBe(true);
-      expect((error as NotImplementedError).option).toBe(option);
-      expect((error as Error).message).toContain(`"${option}"`);
-    }
+  it("a cache that is not a LangGraph cache is refused at construction", () => {
+    expect(() => createDeepAgent({ model: new ScriptedChatModel([]), cache: true as any })).toThrow(
+      /cache must be a LangGraph cache/,
+    );
   });
 
   it("a bad toolErrors or onToolNameConflict value fails at construction", () => {

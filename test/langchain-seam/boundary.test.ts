@@ -94,7 +94,7 @@ describe("the langchain seam is the only place that touches LangChain internals"
   });
 
   it("every seam file says what it relies on and the versions it was checked against", () => {
-    for (const path of files.filter((f) => f.startsWith(SEAM))) {
+    for (const path of files.filter((f) => f.startsWith(SEAM) && f !== `${SEAM}index.ts`)) {
       const header = readFileSync(path, "utf8").split("\n").slice(0, 12).join("\n");
       expect(header, path).toMatch(/^\/\/ Relies on: /);
       expect(header, path).toMatch(/Checked against: .*\d+\.\d+\.\d+/);
