@@ -36,15 +36,6 @@ export function compileGlob(pattern: string, options: GlobMatchOptions = {}): Re
   return re;
 }
 
-/** True when `path` (no leading "/") matches `pattern`. */
-export function globMatches(
-  pattern: string,
-  path: string,
-  options: GlobMatchOptions = {},
-): boolean {
-  return compileGlob(pattern, options).test(path);
-}
-
 /** Splits `text` on `separator` outside `{...}` groups ("a/{b/c,d}" is ["a", "{b/c,d}"]). */
 export function splitTopLevel(text: string, separator: string): string[] {
   const parts: string[] = [];

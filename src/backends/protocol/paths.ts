@@ -40,13 +40,6 @@ export function checkVirtualPath(input: string): PathCheck {
   return { ok: true, path: `/${segments.join("/")}` };
 }
 
-/** Like `checkVirtualPath` but throws a plain Error with the reason; for internal callers. */
-export function normalizeVirtualPath(input: string): string {
-  const checked = checkVirtualPath(input);
-  if (!checked.ok) throw new Error(`Invalid path "${input}": ${checked.reason}`);
-  return checked.path;
-}
-
 /** True when `path` is `dir` itself or lies under it. Both must be normalised. */
 export function isUnder(path: string, dir: string): boolean {
   if (dir === "/") return true;
