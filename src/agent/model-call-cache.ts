@@ -1,6 +1,6 @@
 import { BaseMessage } from "@langchain/core/messages";
 import type { CachePolicy } from "@langchain/langgraph";
-import { canonicalJson } from "../stores/claims.js";
+import { canonicalJson } from "../claims/canonical-json.js";
 import type { StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 
 /** What tells two compiled agents apart in a shared cache. */

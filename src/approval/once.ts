@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isGraphInterrupt } from "@langchain/langgraph";
+import { canonicalJson } from "../claims/canonical-json.js";
+import { type ClaimTable, claimTableOf } from "../claims/claim-table.js";
 import { runCheckpointer, runConfigurable, runTaskId } from "../langchain-seam/pregel-config.js";
-import { type ClaimTable, canonicalJson, claimTableOf } from "../stores/claims.js";
 
 // LangGraph has no per-thread lock: two resumes of one interrupt both load the pending
 // checkpoint and both run. These claims live in the checkpointer's own database (SQLite or

@@ -14,6 +14,8 @@ import {
 } from "@langchain/langgraph";
 import type BetterSqlite3 from "better-sqlite3";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import type { SqliteHandle } from "../langchain-seam/saver-databases.js";
+import { ensureSqliteSchema } from "../schema/sqlite.js";
 
 /** Options of `SqliteStore`. */
 export interface SqliteStoreOptions {
@@ -36,7 +38,6 @@ type Row = {
 // and every namespace under prefix P sorts in the range [P, P + "/") ("/" follows ".").
 const SEP = ".";
 const AFTER_SEP = "/";
-const SCHEMA_VERSION = 1;
 
 /**
  * A LangGraph `BaseStore` in one SQLite file (better-sqlite3, WAL mode) that survives a
@@ -91,7 +92,7 @@ export class SqliteStore extends BaseStore {
       // durable across a process crash, which is what a restart needs.
       if (!memory) db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
-      migrate(db);
+      ensureSqliteSchema(db as unknown as SqliteHandle, "store");
       this.sql = prepareStatements(db);
     } catch (error) {
       db.close();
@@ -230,27 +231,6 @@ function loadBetterSqlite3(): typeof BetterSqlite3 {
       { packageName: "better-sqlite3", cause },
     );
   }
-}
-
-function migrate(db: BetterSqlite3.Database): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > SCHEMA_VERSION) {
-    throw new Error(
-      `SqliteStore: ${db.name} has schema version ${version}; this version of delve reads up to ${SCHEMA_VERSION}.`,
-    );
-  }
-  if (version === SCHEMA_VERSION) return;
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS store_items (
-      namespace TEXT NOT NULL,
-      key TEXT NOT NULL,
-      value TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      UNIQUE (namespace, key)
-    );
-    PRAGMA user_version = ${SCHEMA_VERSION};
-  `);
 }
 
 function prepareStatements(db: BetterSqlite3.Database) {

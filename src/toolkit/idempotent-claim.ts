@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { BaseStore } from "@langchain/langgraph";
-import { claimTableOf } from "../stores/claims.js";
+import { claimTableOf } from "../claims/claim-table.js";
 
 /** What a caller may do with one idempotency key, decided by its claim row. */
 export type KeyClaim =

@@ -2,8 +2,8 @@ import { ToolMessage } from "@langchain/core/messages";
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { type BaseStore, InMemoryStore, isCommand } from "@langchain/langgraph";
 import { normalizeTools, type ToolDefinition } from "../agent/user-tools.js";
+import { canonicalJson } from "../claims/canonical-json.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { canonicalJson } from "../stores/claims.js";
 import { claimIdempotencyKey } from "./idempotent-claim.js";
 import { fail, isFailure, resultObjectOf } from "./result.js";
 

@@ -8,7 +8,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createDeepAgent } from "delve";
 import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { claimTableOf } from "../../src/stores/claims.js";
+import { claimTableOf } from "../../src/claims/claim-table.js";
 import { orderTools, requestOf, resultFor, resume, thread, user } from "../approval/helpers.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 import { chargeAgent, charges } from "./exactly-once-agent.js";

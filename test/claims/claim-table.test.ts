@@ -7,7 +7,7 @@ import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { SqliteStore } from "delve/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
-import { claimTableOf } from "../../src/stores/claims.js";
+import { claimTableOf } from "../../src/claims/claim-table.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "delve-claims-"));

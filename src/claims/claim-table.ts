@@ -4,6 +4,8 @@ import {
   type SqliteHandle,
   saverDatabase,
 } from "../langchain-seam/saver-databases.js";
+import { ensurePostgresSchema, quotedSchema } from "../schema/postgres.js";
+import { ensureSqliteSchema } from "../schema/sqlite.js";
 /**
  * A claim is one row with a unique key: whoever inserts it first owns the work it names, in
  * every process that shares the database. Approvals claim a tool call before running it and
@@ -88,7 +90,7 @@ function sqliteTable(db: SqliteHandle): ClaimTable {
   let sql: Record<"insert" | "get" | "swap" | "remove" | "removePrefix", any> | undefined;
   const prepared = () => {
     if (sql) return sql;
-    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    ensureSqliteSchema(db, "claims");
     sql = {
       insert: db.prepare(`INSERT INTO ${TABLE} (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING`),
       get: db.prepare(`SELECT value FROM ${TABLE} WHERE key = ?`),
@@ -116,10 +118,10 @@ function sqliteTable(db: SqliteHandle): ClaimTable {
 
 // Claims in the saver's (or store's) own PostgreSQL schema.
 function postgresTable(pool: PostgresPool, schema: string): ClaimTable {
-  const table = `"${schema.replaceAll('"', '""')}".${TABLE}`;
+  const table = `${quotedSchema(schema)}.${TABLE}`;
   let ready: Promise<void> | undefined;
   const query = async (text: string, values: unknown[]) => {
-    ready ??= createPostgresTable(pool, schema, table).catch((error) => {
+    ready ??= ensurePostgresSchema(pool, schema, "claims").catch((error) => {
       ready = undefined;
       throw error;
     });
@@ -159,34 +161,4 @@ function postgresTable(pool: PostgresPool, schema: string): ClaimTable {
       (await query(`DELETE FROM ${table} WHERE left(key, length($1)) = $1`, [prefix])).rowCount ??
       0,
   };
-}
-
-async function createPostgresTable(
-  pool: PostgresPool,
-  schema: string,
-  table: string,
-): Promise<void> {
-  const ddl = `CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}";
-    CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value text NOT NULL)`;
-  try {
-    await pool.query(ddl);
-  } catch (error) {
-    // Two connections creating the same table at once: one of them reports a duplicate.
-    const code = (error as { code?: string }).code;
-    if (code !== "23505" && code !== "42P07" && code !== "42P06") throw error;
-  }
-}
-
-/**
- * JSON with object keys sorted, so two equal values always give the same claim text.
- *
- * @example
- * canonicalJson({ b: 1, a: 2 }) // '{"a":2,"b":1}'
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
