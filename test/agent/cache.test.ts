@@ -44,6 +44,26 @@ describe("the cache option", () => {
     expect(lastText(two)).toBe("written");
   });
 
+  it("a subagent's model calls are cached too: the same delegation twice costs three calls in all", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            name: "task",
+            args: { description: "Summarise T-1", subagent_type: "general-purpose" },
+          },
+        ],
+      },
+      "T-1 is a refund request.",
+      "Done: T-1 is a refund request.",
+    ]);
+    const agent = createDeepAgent({ model, cache: new InMemoryCache() });
+    const one = await agent.invoke(ask("Brief me on T-1"));
+    const two = await agent.invoke(ask("Brief me on T-1"));
+    expect(model.calls).toHaveLength(3);
+    expect(lastText(two)).toBe(lastText(one));
+  });
+
   it("without a cache every call reaches the model", async () => {
     const model = new ScriptedChatModel(["x", "y"]);
     const agent = createDeepAgent({ model, checkpointer: new MemorySaver() });
