@@ -13,6 +13,7 @@ import {
 import { z } from "zod";
 import { withEditedArgs } from "./edited-message.js";
 import { claimDecisions, runApprovedOnce } from "./once.js";
+import { editNotice, rejectionText, withNotice } from "./review-notes.js";
 import { type PathApproval, type PathApprovalGate, runWithApproval } from "./scope.js";
 
 export type { ActionRequest, Decision, HITLRequest, HITLResponse, ReviewConfig };
@@ -73,8 +74,13 @@ interface GatedCall {
   gate: Gate;
 }
 
-type ApprovedRecord = { name: string; args: Record<string, unknown> };
-const recordSchema = z.object({ name: z.string(), args: z.record(z.string(), z.any()) });
+// `edited`: what the reviewer changed, told to the model with the result.
+type ApprovedRecord = { name: string; args: Record<string, unknown>; edited?: string };
+const recordSchema = z.object({
+  name: z.string(),
+  args: z.record(z.string(), z.any()),
+  edited: z.string().optional(),
+});
 const approvalsSchema = z
   .object({ messageId: z.string(), calls: z.record(z.string(), recordSchema) })
   .nullable()
@@ -87,7 +93,9 @@ const approvalsSchema = z
  * `new Command({ resume: { decisions } })`, one decision per listed call, in order:
  * `approve`; `edit` with `editedAction: { name, args }` (same tool; the arguments are
  * validated against the tool's schema and the path rules apply to them again); `reject` with
- * `message` (the call's error result). Ungated calls of the turn run as usual. A resume that
+ * `message` (the call's error result is "Rejected by a reviewer; the call did not run." plus
+ * the note). An edited call's result starts with what the reviewer changed. Ungated calls of
+ * the turn run once the gated ones are decided. A resume that
  * cannot be applied (wrong count, unknown or disallowed decision, a rename, invalid
  * arguments) raises a fresh interrupt whose `error` says why, and nothing runs. Only an
  * approved call, with exactly its approved arguments, runs inside the approval scope that
@@ -189,10 +197,17 @@ export function approvalMiddleware(options: {
         name: call.name,
         paths: gate.path ? [gate.path] : [],
       };
+      const approvals = (request.state as any)[APPROVALS_KEY];
+      const edited: string | undefined = approvals.calls[approved.toolCallId]?.edited;
       return runApprovedOnce(
-        (request.state as any)[APPROVALS_KEY].messageId,
+        approvals.messageId,
         approved.toolCallId,
-        async () => runWithApproval(approved, () => handler(request)),
+        async () =>
+          withNotice(
+            await runWithApproval(approved, () => handler(request)),
+            approved.toolCallId,
+            edited,
+          ),
         () =>
           new ToolMessage({
             content: `Already decided: this approved ${call.name} call was run by another resume of the same approval; it did not run again.`,
@@ -266,8 +281,7 @@ async function applyDecisions(
       }
       rejections.push(
         new ToolMessage({
-          content:
-            decision.message ?? `The reviewer rejected this ${call.name} call; it did not run.`,
+          content: rejectionText(decision.message),
           tool_call_id: call.id ?? "",
           name: call.name,
           status: "error",
@@ -298,7 +312,8 @@ async function applyDecisions(
         continue;
       }
       edits.set(call.id ?? "", args);
-      approved[call.id ?? ""] = { name: call.name, args };
+      const notice = editNotice(call.args, args);
+      approved[call.id ?? ""] = { name: call.name, args, ...(notice ? { edited: notice } : {}) };
     }
   }
   if (problems.length) return { error: `${problems.join(" ")} Nothing ran; resume again.` };
