@@ -33,7 +33,7 @@ await agent.invoke(
           type: "edit",
           editedAction: { name: "refund_order", args: { order_id: "ORD-7", amount: 40 } },
         },
-        { type: "reject", message: "Keep ORD-7: it has an open dispute." }, // the call's error result
+        { type: "reject", message: "Keep ORD-7: it has an open dispute." }, // the note
       ],
     },
   }),
