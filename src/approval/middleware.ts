@@ -41,10 +41,13 @@ export type InterruptOn = Record<string, boolean | InterruptOnConfig>;
 
 /**
  * The interrupt payload: LangChain's `HITLRequest` (one action request and one review config
- * per gated call, in the order of the model's calls) plus, after a resume that could not be
- * applied, `error` saying what was wrong. Nothing ran; resume again.
+ * per gated call, in the order of the model's calls), the tool call id of each, in the same
+ * order, plus, after a resume that could not be applied, `error` saying what was wrong.
+ * Nothing ran; resume again.
  */
 export interface ApprovalRequest extends HITLRequest {
+  /** The model's tool call id of each action request, in the same order. */
+  toolCallIds?: string[];
   error?: string;
 }
 
@@ -161,6 +164,7 @@ export function approvalMiddleware(options: {
             actionName: call.name,
             allowedDecisions: gate.allowedDecisions,
           })),
+          toolCallIds: gated.map(({ call }) => call.id ?? ""),
         };
         let error: string | undefined;
         for (;;) {

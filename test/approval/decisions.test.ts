@@ -34,6 +34,7 @@ describe("approve, edit, reject", () => {
       reviewConfigs: [
         { actionName: "delete_order", allowedDecisions: ["approve", "edit", "reject"] },
       ],
+      toolCallIds: ["d1"],
     });
     expect(ran).toEqual([]);
     const out = await agent.invoke(resume([{ type: "approve" }]), thread("approve"));
