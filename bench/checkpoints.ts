@@ -141,7 +141,12 @@ function report(
         targets.push(target(`${name}: stored/content @${max}`, ratio(r, max), 4, "x"));
       }
       targets.push(
-        target(`${name}: reloaded state equals the run (1 = yes)`, r.reloadEqual ? 0 : 1, 0, ""),
+        target(
+          `${name}: reloaded state differs from the run (1 = yes)`,
+          r.reloadEqual ? 0 : 1,
+          0,
+          "",
+        ),
       );
     }
   }

@@ -18,11 +18,16 @@ export {
   todoListMiddleware,
   toolErrorsMiddleware,
 } from "./agent/index.js";
-export type {
-  ApprovalDecisionType,
-  ApprovalRequest,
-  InterruptOn,
-  InterruptOnConfig,
+export {
+  type ApprovalDecisionType,
+  type ApprovalRequest,
+  type InterruptOn,
+  type InterruptOnConfig,
+  type PausedThread,
+  type PendingApproval,
+  type PendingCall,
+  pendingApprovals,
+  readPendingApprovals,
 } from "./approval/index.js";
 export {
   type BackendAccess,

@@ -1,5 +1,5 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { createDeepAgent } from "delve";
+import { createDeepAgent, readPendingApprovals } from "delve";
 import { deleteOrder, getOrder, model, refundOrder } from "./fixtures.js";
 
 const agent = createDeepAgent({
@@ -21,7 +21,7 @@ const paused = await agent.invoke(
   config,
 );
 const request = paused.__interrupt__?.[0]?.value;
-// { actionRequests: [{ name, args, description }, ...], reviewConfigs: [{ actionName, allowedDecisions }, ...] }
+// { actionRequests: [{ name, args, description }, ...], reviewConfigs: [{ actionName, allowedDecisions }, ...], toolCallIds }
 console.log(request);
 
 await agent.invoke(
@@ -33,7 +33,7 @@ await agent.invoke(
           type: "edit",
           editedAction: { name: "refund_order", args: { order_id: "ORD-7", amount: 40 } },
         },
-        { type: "reject", message: "Keep ORD-7: it has an open dispute." }, // the call's error result
+        { type: "reject", message: "Keep ORD-7: it has an open dispute." }, // the note
       ],
     },
   }),
@@ -41,11 +41,10 @@ await agent.invoke(
 );
 
 // Several interrupts pending at once (parallel subagents): one answer per interrupt id.
-const pending = (paused.__interrupt__ ?? []) as Array<{ id: string; value: any }>;
 const answers = Object.fromEntries(
-  pending.map((i) => [
-    i.id,
-    { decisions: i.value.actionRequests.map(() => ({ type: "approve" })) },
+  readPendingApprovals(paused).map((p) => [
+    p.interruptId,
+    { decisions: p.calls.map(() => ({ type: "approve" })) },
   ]),
 );
 await agent.invoke(new Command({ resume: answers }), config);

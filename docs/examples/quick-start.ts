@@ -17,7 +17,7 @@ const agent = createDeepAgent({
 });
 
 const report = await inspectSurface(agent); // no model call, no key needed
-console.log(report.visible.length, report.totalChars); // 9 tools, ~3,600 characters
+console.log(report.visible.length, report.totalChars); // 9 tools, ~3,650 characters
 
 const out = await agent.invoke({
   messages: [{ role: "user", content: "Brief me on T-1001 in /brief.md" }],

@@ -13,6 +13,7 @@ import {
 import { z } from "zod";
 import { withEditedArgs } from "./edited-message.js";
 import { claimDecisions, runApprovedOnce } from "./once.js";
+import { editNotice, rejectionText, withNotice } from "./review-notes.js";
 import { type PathApproval, type PathApprovalGate, runWithApproval } from "./scope.js";
 
 export type { ActionRequest, Decision, HITLRequest, HITLResponse, ReviewConfig };
@@ -40,10 +41,13 @@ export type InterruptOn = Record<string, boolean | InterruptOnConfig>;
 
 /**
  * The interrupt payload: LangChain's `HITLRequest` (one action request and one review config
- * per gated call, in the order of the model's calls) plus, after a resume that could not be
- * applied, `error` saying what was wrong. Nothing ran; resume again.
+ * per gated call, in the order of the model's calls), the tool call id of each, in the same
+ * order, plus, after a resume that could not be applied, `error` saying what was wrong.
+ * Nothing ran; resume again.
  */
 export interface ApprovalRequest extends HITLRequest {
+  /** The model's tool call id of each action request, in the same order. */
+  toolCallIds?: string[];
   error?: string;
 }
 
@@ -73,8 +77,13 @@ interface GatedCall {
   gate: Gate;
 }
 
-type ApprovedRecord = { name: string; args: Record<string, unknown> };
-const recordSchema = z.object({ name: z.string(), args: z.record(z.string(), z.any()) });
+// `edited`: what the reviewer changed, told to the model with the result.
+type ApprovedRecord = { name: string; args: Record<string, unknown>; edited?: string };
+const recordSchema = z.object({
+  name: z.string(),
+  args: z.record(z.string(), z.any()),
+  edited: z.string().optional(),
+});
 const approvalsSchema = z
   .object({ messageId: z.string(), calls: z.record(z.string(), recordSchema) })
   .nullable()
@@ -87,7 +96,9 @@ const approvalsSchema = z
  * `new Command({ resume: { decisions } })`, one decision per listed call, in order:
  * `approve`; `edit` with `editedAction: { name, args }` (same tool; the arguments are
  * validated against the tool's schema and the path rules apply to them again); `reject` with
- * `message` (the call's error result). Ungated calls of the turn run as usual. A resume that
+ * `message` (the call's error result is "Rejected by a reviewer; the call did not run." plus
+ * the note). An edited call's result starts with what the reviewer changed. Ungated calls of
+ * the turn run once the gated ones are decided. A resume that
  * cannot be applied (wrong count, unknown or disallowed decision, a rename, invalid
  * arguments) raises a fresh interrupt whose `error` says why, and nothing runs. Only an
  * approved call, with exactly its approved arguments, runs inside the approval scope that
@@ -153,6 +164,7 @@ export function approvalMiddleware(options: {
             actionName: call.name,
             allowedDecisions: gate.allowedDecisions,
           })),
+          toolCallIds: gated.map(({ call }) => call.id ?? ""),
         };
         let error: string | undefined;
         for (;;) {
@@ -189,10 +201,17 @@ export function approvalMiddleware(options: {
         name: call.name,
         paths: gate.path ? [gate.path] : [],
       };
+      const approvals = (request.state as any)[APPROVALS_KEY];
+      const edited: string | undefined = approvals.calls[approved.toolCallId]?.edited;
       return runApprovedOnce(
-        (request.state as any)[APPROVALS_KEY].messageId,
+        approvals.messageId,
         approved.toolCallId,
-        async () => runWithApproval(approved, () => handler(request)),
+        async () =>
+          withNotice(
+            await runWithApproval(approved, () => handler(request)),
+            approved.toolCallId,
+            edited,
+          ),
         () =>
           new ToolMessage({
             content: `Already decided: this approved ${call.name} call was run by another resume of the same approval; it did not run again.`,
@@ -266,8 +285,7 @@ async function applyDecisions(
       }
       rejections.push(
         new ToolMessage({
-          content:
-            decision.message ?? `The reviewer rejected this ${call.name} call; it did not run.`,
+          content: rejectionText(decision.message),
           tool_call_id: call.id ?? "",
           name: call.name,
           status: "error",
@@ -298,7 +316,8 @@ async function applyDecisions(
         continue;
       }
       edits.set(call.id ?? "", args);
-      approved[call.id ?? ""] = { name: call.name, args };
+      const notice = editNotice(call.args, args);
+      approved[call.id ?? ""] = { name: call.name, args, ...(notice ? { edited: notice } : {}) };
     }
   }
   if (problems.length) return { error: `${problems.join(" ")} Nothing ran; resume again.` };

@@ -28,7 +28,7 @@ export interface TaskSubagent {
 /** The `task` description: what it does, when (not) to use it, and the subagents on offer. */
 export function taskDescription(subagents: readonly TaskSubagent[]): string {
   const list = subagents.map((s) => `- ${s.name}: ${s.description}`).join("\n");
-  return `Delegate a self-contained task to a subagent. It starts with your files but none of your conversation, works on its own, and returns one final answer that only you see (tell the user what matters): write the task fully. Use for multi-step work whose details you do not need; run independent tasks in parallel. Not for a single quick step.\nSubagents:\n${list}`;
+  return `Delegate a self-contained task to a subagent. It starts with your files but none of your conversation, works on its own, and returns one final answer that only you see (tell the user what matters): write the task fully. Use for multi-step work whose details you do not need; several task calls in one message run in parallel. Not for a single quick step.\nSubagents:\n${list}`;
 }
 
 /** The last non-empty text of a run, or its structured response as JSON. */

@@ -34,6 +34,7 @@ describe("approve, edit, reject", () => {
       reviewConfigs: [
         { actionName: "delete_order", allowedDecisions: ["approve", "edit", "reject"] },
       ],
+      toolCallIds: ["d1"],
     });
     expect(ran).toEqual([]);
     const out = await agent.invoke(resume([{ type: "approve" }]), thread("approve"));
@@ -42,10 +43,10 @@ describe("approve, edit, reject", () => {
     expect(out.messages.at(-1)!.content).toBe("Deleted.");
   });
 
-  it("edit: the call runs with the reviewer's arguments, in the same AI message the model sees next", async () => {
+  it("edit: the call runs with the reviewer's arguments, in the same AI message the model sees next, and its result says what changed", async () => {
     const model = new ScriptedChatModel([
       { toolCalls: [{ name: "refund_order", args: { order_id: "ORD-1", amount: 400 }, id: "r1" }] },
-      "Refunded.",
+      (messages) => `Reported: ${messages.at(-1)!.text}`,
     ]);
     const { agent, ran } = gatedAgent(model);
     const paused = await agent.invoke(user("refund"), thread("edit"));
@@ -66,9 +67,42 @@ describe("approve, edit, reject", () => {
     expect(out.messages.filter((m: any) => m.id === originalId)).toHaveLength(1);
     const seen = model.calls[1]!.messages.find((m: any) => m.id === originalId) as any;
     expect(seen.tool_calls[0].args.amount).toBe(40);
+    // The model is told its call was changed, before the tool's own result.
+    expect(resultFor(out, "r1")!.content).toBe(
+      'A reviewer changed this call before it ran: amount 400 -> 40.\n\n{"ok":true,"refunded":40}',
+    );
+    expect(out.messages.at(-1)!.content).toMatch(/^Reported: A reviewer changed this call/);
   });
 
-  it("reject: nothing runs, the call's result is the reviewer's message, and the model goes on", async () => {
+  it("an edit that adds, removes and changes arguments lists each; an edit to the same arguments adds nothing", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          { name: "refund_order", args: { order_id: "ORD-1", amount: 400 }, id: "r1" },
+          { name: "delete_order", args: { order_id: "ORD-2" }, id: "d1" },
+        ],
+      },
+      "Done.",
+    ]);
+    const { agent } = gatedAgent(model);
+    await agent.invoke(user("refund and delete"), thread("edit-kinds"));
+    const out = await agent.invoke(
+      resume([
+        {
+          type: "edit",
+          editedAction: { name: "refund_order", args: { order_id: "ORD-9", amount: 400 } },
+        },
+        { type: "edit", editedAction: { name: "delete_order", args: { order_id: "ORD-2" } } },
+      ]),
+      thread("edit-kinds"),
+    );
+    expect(resultFor(out, "r1")!.content).toMatch(
+      /^A reviewer changed this call before it ran: order_id "ORD-1" -> "ORD-9"\.\n\n/,
+    );
+    expect(resultFor(out, "d1")!.content).toBe('{"ok":true,"deleted":"ORD-2"}');
+  });
+
+  it("reject: nothing runs, the call's result says it was rejected and gives the reviewer's note, and the model goes on", async () => {
     const model = new ScriptedChatModel([
       { toolCalls: [{ name: "delete_order", args: { order_id: "ORD-1" }, id: "d1" }] },
       (messages) => `Not deleted: ${messages.at(-1)!.text}`,
@@ -81,9 +115,25 @@ describe("approve, edit, reject", () => {
     );
     expect(ran).toEqual([]);
     const result = resultFor(out, "d1")!;
-    expect(result.content).toBe("Orders older than 30 days only.");
+    expect(result.content).toBe(
+      "Rejected by a reviewer; the call did not run. Reviewer's note: Orders older than 30 days only.",
+    );
     expect(result.status).toBe("error");
-    expect(out.messages.at(-1)!.content).toBe("Not deleted: Orders older than 30 days only.");
+    expect(out.messages.at(-1)!.content).toBe(
+      "Not deleted: Rejected by a reviewer; the call did not run. Reviewer's note: Orders older than 30 days only.",
+    );
+  });
+
+  it("reject without a note: the result still says the call was rejected and did not run", async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "delete_order", args: { order_id: "ORD-1" }, id: "d1" }] },
+      "Not deleted.",
+    ]);
+    const { agent, ran } = gatedAgent(model);
+    await agent.invoke(user("delete ORD-1"), thread("reject-bare"));
+    const out = await agent.invoke(resume([{ type: "reject" }]), thread("reject-bare"));
+    expect(ran).toEqual([]);
+    expect(resultFor(out, "d1")!.content).toBe("Rejected by a reviewer; the call did not run.");
   });
 
   it("a mixed turn: one interrupt lists the two gated calls; approve + reject; the ungated call runs too", async () => {
@@ -112,7 +162,9 @@ describe("approve, edit, reject", () => {
     expect(ran.map((r) => r.tool).sort()).toEqual(["delete_order", "get_order"]);
     expect(resultFor(out, "d1")!.status).not.toBe("error");
     expect(resultFor(out, "g1")!.content).toContain('"status":"paid"');
-    expect(resultFor(out, "r1")!.content).toBe("No refunds today.");
+    expect(resultFor(out, "r1")!.content).toBe(
+      "Rejected by a reviewer; the call did not run. Reviewer's note: No refunds today.",
+    );
     expect(out.messages.at(-1)!.content).toBe("Done.");
     // Every call of the turn has exactly one result before the model is called again.
     const answered = model.calls[1]!.messages.filter((m: any) => m.tool_call_id).map(

@@ -54,8 +54,12 @@ describe('permission rules in mode "interrupt"', () => {
       thread("p-reject"),
     );
     expect(out.files?.["/policies/refunds.md"]).toBeUndefined();
-    expect(resultFor(out, "w1")!.content).toBe("Legal must review policy changes.");
-    expect(model.calls[1]!.messages.at(-1)!.text).toBe("Legal must review policy changes.");
+    expect(resultFor(out, "w1")!.content).toBe(
+      `Rejected by a reviewer; the call did not run. Reviewer's note: Legal must review policy changes.`,
+    );
+    expect(model.calls[1]!.messages.at(-1)!.text).toBe(
+      `Rejected by a reviewer; the call did not run. Reviewer's note: Legal must review policy changes.`,
+    );
   });
 
   it("an edit into a denied area goes through the rules again: the tool refuses it", async () => {

@@ -2,14 +2,15 @@
  * One process of the restart test: builds the same agent over a SQLite checkpointer, then
  * either starts the run (it pauses for approval and this process exits) or resumes it.
  * Usage: node --import tsx restart-run.ts <db file> <ledger file> start|resume
- * Prints one JSON line: the interrupt payload, or the final answer and the tool results.
+ * Prints one JSON line: the interrupt payload, or the final answer and the tool results (and,
+ * on resume, what `pendingApprovals` read from the database before resuming).
  */
 import { appendFileSync } from "node:fs";
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { createDeepAgent } from "delve";
+import { createDeepAgent, pendingApprovals } from "delve";
 import { ScriptedChatModel } from "delve/testing";
 import { z } from "zod";
 
@@ -45,6 +46,7 @@ const input =
   phase === "start"
     ? { messages: [{ role: "user" as const, content: "Delete ORD-7." }] }
     : new Command({ resume: { decisions: [{ type: "approve" }] } });
+const pending = phase === "resume" ? await pendingApprovals(agent, config) : undefined;
 const out: any = await agent.invoke(input as any, config);
 const results = out.messages
   .filter((m: unknown) => ToolMessage.isInstance(m))
@@ -54,5 +56,6 @@ console.log(
     request: out.__interrupt__?.[0]?.value,
     answer: out.__interrupt__ ? undefined : out.messages.at(-1).content,
     results,
+    pending,
   }),
 );

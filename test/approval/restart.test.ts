@@ -20,7 +20,7 @@ function runProcess(db: string, ledger: string, phase: "start" | "resume") {
 }
 
 describe("approval across a process restart", () => {
-  it("process 1 pauses and exits; process 2 resumes from SQLite and the tool runs once", async () => {
+  it("process 1 pauses and exits; process 2 reads the pending approval, resumes from SQLite and the tool runs once", async () => {
     const dir = await mkdtemp(join(tmpdir(), "delve-approval-"));
     dirs.push(dir);
     const db = join(dir, "checkpoints.db");
@@ -37,6 +37,21 @@ describe("approval across a process restart", () => {
     await expect(readFile(ledger, "utf8")).rejects.toThrow(/ENOENT/);
 
     const second = runProcess(db, ledger, "resume");
+    // The new process read the pending approval from SQLite, typed, before resuming it.
+    expect(second.pending).toEqual([
+      {
+        interruptId: expect.any(String),
+        calls: [
+          {
+            id: "d7",
+            name: "delete_order",
+            args: { order_id: "ORD-7" },
+            description: "delete_order needs approval before it runs.",
+            allowedDecisions: ["approve", "edit", "reject"],
+          },
+        ],
+      },
+    ]);
     expect(second.request).toBeUndefined();
     expect(second.results).toEqual(['{"ok":true,"deleted":"ORD-7"}']);
     expect(second.answer).toBe('Done: {"ok":true,"deleted":"ORD-7"}');

@@ -77,7 +77,9 @@ describe("approval inside subagents", () => {
       thread("twice"),
     );
     expect(ran.map((r) => r.tool)).toEqual(["delete_order"]);
-    expect(out.messages.at(-1)!.content).toBe("Parent: Refund: No refund.");
+    expect(out.messages.at(-1)!.content).toBe(
+      `Parent: Refund: Rejected by a reviewer; the call did not run. Reviewer's note: No refund.`,
+    );
   });
 
   it("the general-purpose subagent inherits the parent's interruptOn", async () => {
@@ -183,7 +185,9 @@ describe("approval inside subagents", () => {
     );
     const out = await agent.invoke(new Command({ resume: answer }), thread("parallel"));
     expect(ran).toEqual([{ tool: "delete_order", args: { order_id: "ORD-1" } }]);
-    expect(resultFor(out, "t2")!.content).toBe("Keep ORD-2.");
+    expect(resultFor(out, "t2")!.content).toBe(
+      `Rejected by a reviewer; the call did not run. Reviewer's note: Keep ORD-2.`,
+    );
     expect(out.messages.at(-1)!.content).toBe("Parent done.");
   });
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 afterEach(() => vi.restoreAllMocks());
 
 describe("docs/examples that need no model", () => {
-  it("quick-start.ts: 9 tools, ~3,600 characters, and the brief it asks for", async () => {
+  it("quick-start.ts: 9 tools, ~3,650 characters, and the brief it asks for", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     // The provider model is replaced by a script; everything else runs as written.
     const scripted = new ScriptedChatModel([
@@ -22,7 +22,7 @@ describe("docs/examples that need no model", () => {
     await import("../../docs/examples/quick-start.js");
     const [tools, chars] = log.mock.calls[0]!;
     expect(tools).toBe(9);
-    expect(Math.abs(Number(chars) - 3600)).toBeLessThan(50);
+    expect(Math.abs(Number(chars) - 3650)).toBeLessThan(50);
     expect(JSON.parse(String(log.mock.calls[1]![0]))).toMatchObject({ id: "T-1001" });
   });
 

@@ -22,11 +22,13 @@ afterAll(() => {
 });
 
 describe("execute says where it runs, from the backend's real options", () => {
-  it("LocalShellBackend: on the host, not isolated, its rootDir is / in the file tools, its timeout", () => {
+  it("LocalShellBackend: on the host as this process's user, not isolated, the network reachable, its rootDir is / in the file tools, its timeout", () => {
     const rootDir = tempDir();
     const { tools } = fsTools({ backend: new LocalShellBackend({ rootDir, timeout: 7 }) });
     const text = toolNamed(tools, "execute").description;
-    expect(text).toContain("on the host, NOT isolated");
+    expect(text).toContain(
+      "on the host as this process's user, NOT isolated (it can reach the network and change anything that user can)",
+    );
     expect(text).toContain(`It starts in ${rootDir}, which is / in the file tools`);
     expect(text).toContain(`(${rootDir}/src/a.js is /src/a.js)`);
     expect(text).toContain("Killed after 7 s");

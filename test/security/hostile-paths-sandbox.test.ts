@@ -73,13 +73,22 @@ interface HostileCase {
 
 const FILE_OPS = ["read", "download", "edit", "write", "upload"];
 
+// The reads change nothing, so they run at once (each is its own sandboxed process); the
+// writes go one after the other, as a model's would.
 async function attack(b: SandboxBackend, p: string, writes: boolean) {
+  const [read, ls, glob, grep, download] = await Promise.all([
+    b.read(p),
+    b.ls(p),
+    b.glob("**", { path: p }),
+    b.grep(MARKER, { path: p }),
+    b.downloadFiles([p]).then((r) => r[0]),
+  ]);
   const results: Record<string, { error?: { code: string; message: string } } | undefined> = {
-    read: await b.read(p),
-    ls: await b.ls(p),
-    glob: await b.glob("**", { path: p }),
-    grep: await b.grep(MARKER, { path: p }),
-    download: (await b.downloadFiles([p]))[0],
+    read,
+    ls,
+    glob,
+    grep,
+    download,
   };
   if (!writes) return results;
   results.edit = await b.edit(p, MARKER, "pwned", { replaceAll: true });
@@ -134,9 +143,14 @@ async function runCase(ctx: Ctx, c: HostileCase, sweep: boolean) {
 }
 
 async function sweepWorkspace(b: SandboxBackend) {
-  const grep = await b.grep(MARKER);
+  const [grep, ls, glob, dots] = await Promise.all([
+    b.grep(MARKER),
+    b.ls("/"),
+    b.glob("**"),
+    b.glob("**/.*"),
+  ]);
   expect(grep.matches ?? []).toEqual([]);
-  return { ls: await b.ls("/"), glob: await b.glob("**"), dots: await b.glob("**/.*"), grep };
+  return { ls, glob, dots, grep };
 }
 
 function freshCtx(): Ctx {
@@ -498,8 +512,9 @@ describe("hostile paths against SandboxBackend", () => {
     });
   }
 
+  // Each case has its own workspace and the sandboxed processes mostly wait: run them at once.
   for (const [family, list] of Object.entries({ ...linked, contained })) {
-    describe(family, () => {
+    describe.concurrent(family, () => {
       for (const c of list) {
         it(c.name, async () => {
           const ctx = freshCtx();

@@ -11,6 +11,7 @@ import {
   REPO_ROOT,
   SERVE_DIR,
   type ServerProcess,
+  STOP_DEADLINE_MS,
   serveInstalled,
   serverEnv,
   startServer,
@@ -79,7 +80,7 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
   afterAll(async () => {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+  }, STOP_DEADLINE_MS + 30_000);
 
   // Shared across the tests below, in order: one thread with a file, edited under approval.
   let threadId = "";
@@ -206,26 +207,32 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
     expect((item?.value as any)?.content).toBe("alice's notes");
   });
 
-  it("keeps threads, history and user files across a server restart", async () => {
-    const before = await alice().threads.getState(threadId);
-    const historyBefore = await alice().threads.getHistory(threadId, { limit: 200 });
-    await server!.stop();
-    await start();
-    // A MemorySaver (the graph's own) would have lost the thread: the server's replaced it.
-    const after = await alice().threads.getState(threadId);
-    expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
-    expect(filesOf(after.values)).toEqual(filesOf(before.values));
-    const historyAfter = await alice().threads.getHistory(threadId, { limit: 200 });
-    expect(historyAfter.map((h) => h.checkpoint.checkpoint_id)).toEqual(
-      historyBefore.map((h) => h.checkpoint.checkpoint_id),
-    );
-    // The thread goes on after the restart, and the store survived too.
-    const fresh = await alice().threads.create();
-    await alice().runs.wait(fresh.thread_id, GRAPH, {
-      input: say(call("read_file", { file_path: "/user/profile.md" })),
-    });
-    expect(lastText((await alice().threads.getState(fresh.thread_id)).values)).toContain(
-      "alice's notes",
-    );
-  }, 120_000);
+  it(
+    "keeps threads, history and user files across a server restart",
+    async () => {
+      const before = await alice().threads.getState(threadId);
+      const historyBefore = await alice().threads.getHistory(threadId, { limit: 200 });
+      await server!.stop();
+      // It exited on its own after flushing its storage (stop() waits for that, however long).
+      expect(server!.output()).toContain("Flushing to persistent storage");
+      await start();
+      // A MemorySaver (the graph's own) would have lost the thread: the server's replaced it.
+      const after = await alice().threads.getState(threadId);
+      expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+      expect(filesOf(after.values)).toEqual(filesOf(before.values));
+      const historyAfter = await alice().threads.getHistory(threadId, { limit: 200 });
+      expect(historyAfter.map((h) => h.checkpoint.checkpoint_id)).toEqual(
+        historyBefore.map((h) => h.checkpoint.checkpoint_id),
+      );
+      // The thread goes on after the restart, and the store survived too.
+      const fresh = await alice().threads.create();
+      await alice().runs.wait(fresh.thread_id, GRAPH, {
+        input: say(call("read_file", { file_path: "/user/profile.md" })),
+      });
+      expect(lastText((await alice().threads.getState(fresh.thread_id)).values)).toContain(
+        "alice's notes",
+      );
+    },
+    STOP_DEADLINE_MS + 120_000,
+  );
 });

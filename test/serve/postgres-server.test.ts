@@ -10,6 +10,7 @@ import {
   freePort,
   REPO_ROOT,
   type ServerProcess,
+  STOP_DEADLINE_MS,
   serveInstalled,
   serverEnv,
   startServer,
@@ -61,43 +62,47 @@ describe.skipIf(!installed || !pg)("the ticket desk on the embed server with Pos
       await saver.end();
       pg?.stop();
     }
-  }, 30_000);
+  }, STOP_DEADLINE_MS + 30_000);
 
-  it("keeps a thread's files, history and pending approval across a restart", async () => {
-    const thread = await client().threads.create({ metadata: { team: "support" } });
-    const id = thread.thread_id;
-    await run(id, {
-      input: say(call("write_file", { file_path: "/notes.md", content: "alpha\n" })),
-    });
-    const edit = call("edit_file", {
-      file_path: "/notes.md",
-      old_string: "alpha",
-      new_string: "beta",
-    });
-    await run(id, { input: say(edit) });
-    const before = await client().threads.getState(id);
-    expect((before.values as any).files["/notes.md"].content).toBe("alpha\n");
-    expect(before.next.length).toBeGreaterThan(0); // waiting for the decision
-    const historyBefore = await client().threads.getHistory(id, { limit: 100 });
+  it(
+    "keeps a thread's files, history and pending approval across a restart",
+    async () => {
+      const thread = await client().threads.create({ metadata: { team: "support" } });
+      const id = thread.thread_id;
+      await run(id, {
+        input: say(call("write_file", { file_path: "/notes.md", content: "alpha\n" })),
+      });
+      const edit = call("edit_file", {
+        file_path: "/notes.md",
+        old_string: "alpha",
+        new_string: "beta",
+      });
+      await run(id, { input: say(edit) });
+      const before = await client().threads.getState(id);
+      expect((before.values as any).files["/notes.md"].content).toBe("alpha\n");
+      expect(before.next.length).toBeGreaterThan(0); // waiting for the decision
+      const historyBefore = await client().threads.getHistory(id, { limit: 100 });
 
-    await server!.stop();
-    await start();
+      await server!.stop();
+      await start();
 
-    expect((await client().threads.get(id)).metadata).toMatchObject({ team: "support" });
-    const found = await client().threads.search({ metadata: { team: "support" } });
-    expect(found.map((t) => t.thread_id)).toContain(id);
-    const history = await client().threads.getHistory(id, { limit: 100 });
-    expect(history.map((h) => h.checkpoint.checkpoint_id)).toEqual(
-      historyBefore.map((h) => h.checkpoint.checkpoint_id),
-    );
-    // The approval asked before the restart is answered after it, and the edit runs once.
-    await run(id, { command: { resume: { decisions: [{ type: "approve" }] } } });
-    const after = await client().threads.getState(id);
-    expect((after.values as any).files["/notes.md"].content).toBe("beta\n");
-    expect(after.next).toEqual([]);
-    const edits = (after.values as any).messages.filter(
-      (m: any) => m.type === "tool" && m.name === "edit_file",
-    );
-    expect(edits).toHaveLength(1);
-  }, 150_000);
+      expect((await client().threads.get(id)).metadata).toMatchObject({ team: "support" });
+      const found = await client().threads.search({ metadata: { team: "support" } });
+      expect(found.map((t) => t.thread_id)).toContain(id);
+      const history = await client().threads.getHistory(id, { limit: 100 });
+      expect(history.map((h) => h.checkpoint.checkpoint_id)).toEqual(
+        historyBefore.map((h) => h.checkpoint.checkpoint_id),
+      );
+      // The approval asked before the restart is answered after it, and the edit runs once.
+      await run(id, { command: { resume: { decisions: [{ type: "approve" }] } } });
+      const after = await client().threads.getState(id);
+      expect((after.values as any).files["/notes.md"].content).toBe("beta\n");
+      expect(after.next).toEqual([]);
+      const edits = (after.values as any).messages.filter(
+        (m: any) => m.type === "tool" && m.name === "edit_file",
+      );
+      expect(edits).toHaveLength(1);
+    },
+    STOP_DEADLINE_MS + 150_000,
+  );
 });

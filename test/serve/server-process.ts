@@ -38,7 +38,11 @@ export async function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   output(): string;
-  /** SIGTERM to the leader, then waits for its whole process group; SIGKILL after 15 s. */
+  /**
+   * SIGTERM to the leader, then waits until its whole process group has exited (the server
+   * flushes its storage first). Only past `STOP_DEADLINE_MS` is the group killed, and then
+   * stop() throws: a slow machine waits, it never cuts the flush.
+   */
   stop(): Promise<void>;
 }
 
@@ -81,7 +85,11 @@ export async function startServer(options: {
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  const server: ServerProcess = { url, output: () => log, stop: () => stopGroup(child, exited) };
+  const server: ServerProcess = {
+    url,
+    output: () => log,
+    stop: () => stopGroup(child, exited, () => log),
+  };
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   let gone = false;
   void exited.then(() => {
@@ -104,7 +112,14 @@ export async function startServer(options: {
   throw new Error(`the server was not up after ${options.timeoutMs ?? 90_000} ms:\n${log}`);
 }
 
-async function stopGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {
+/** How long stop() waits for the server to exit on its own; a deadline for a hung server only. */
+export const STOP_DEADLINE_MS = 100_000;
+
+async function stopGroup(
+  child: ChildProcess,
+  exited: Promise<void>,
+  output: () => string,
+): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
   const signal = (sig: NodeJS.Signals | 0): boolean => {
@@ -123,8 +138,13 @@ async function stopGroup(child: ChildProcess, exited: Promise<void>): Promise<vo
   } catch {
     // the leader is gone; its group may not be
   }
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + STOP_DEADLINE_MS;
   while (signal(0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  signal("SIGKILL");
+  const hung = signal("SIGKILL");
   await exited;
+  if (hung) {
+    throw new Error(
+      `the server did not exit within ${STOP_DEADLINE_MS / 1000} s of SIGTERM and was killed (its storage may not be flushed):\n${output()}`,
+    );
+  }
 }

@@ -29,7 +29,7 @@ describe("task", () => {
     const tool = taskTool(new ScriptedChatModel([]));
     expect(surfaceText([tool])).toMatchInlineSnapshot(`
       "## task
-      Delegate a self-contained task to a subagent. It starts with your files but none of your conversation, works on its own, and returns one final answer that only you see (tell the user what matters): write the task fully. Use for multi-step work whose details you do not need; run independent tasks in parallel. Not for a single quick step.
+      Delegate a self-contained task to a subagent. It starts with your files but none of your conversation, works on its own, and returns one final answer that only you see (tell the user what matters): write the task fully. Use for multi-step work whose details you do not need; several task calls in one message run in parallel. Not for a single quick step.
       Subagents:
       - general-purpose: any multi-step task; same tools as you, fresh context.
       {"type":"object","properties":{"description":{"type":"string","minLength":1,"description":"The whole task: goal, inputs, expected result."},"subagent_type":{"type":"string","enum":["general-purpose"]}},"required":["description","subagent_type"]}"

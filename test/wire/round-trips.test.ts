@@ -66,6 +66,46 @@ describe.each(WIRE_APIS)("round trips over $name", (api) => {
     expect(done.messages.at(-1)?.text).toBe("Written.");
   });
 
+  it("an edited and a rejected call: the next request carries the reviewer's arguments and both notes", async () => {
+    fake.script([
+      {
+        toolCalls: [
+          { name: "write_file", args: { file_path: "/a.md", content: "hi" }, id: "call_a" },
+          { name: "write_file", args: { file_path: "/b.md", content: "no" }, id: "call_b" },
+        ],
+      },
+      { text: "Wrote /a.md as the reviewer changed it." },
+    ]);
+    const agent = createDeepAgent({
+      model: api.model(fake),
+      interruptOn: { write_file: true },
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: `edit-${api.name}` } };
+    await agent.invoke({ messages: [new HumanMessage("write two files")] }, config);
+    const edited = { file_path: "/a.md", content: "hello" };
+    const done = await agent.invoke(
+      new Command({
+        resume: {
+          decisions: [
+            { type: "edit", editedAction: { name: "write_file", args: edited } },
+            { type: "reject" },
+          ],
+        },
+      }) as any,
+      config,
+    );
+    expect(fake.requests.map((r) => r.rejected)).toEqual([undefined, undefined]);
+    expect(done.files["/a.md"]?.content).toBe("hello");
+    expect(done.files["/b.md"]).toBeUndefined();
+    const sent = JSON.stringify(fake.requests[1]!.body);
+    expect(sent).toContain(
+      'A reviewer changed this call before it ran: content \\"hi\\" -> \\"hello\\".',
+    );
+    expect(sent).toContain("Rejected by a reviewer; the call did not run.");
+    expect(sent).toContain("hello");
+  });
+
   it("a provider 400 fails that turn only: the next invoke on the same thread works", async () => {
     fake.script([
       { toolCalls: [{ name: "ls", args: { path: "/" }, id: "call_ls" }] },

@@ -15,7 +15,7 @@ export function executeDescription(ctx: Pick<FsToolContext, "mentions" | "execut
   }
   const where = facts.isolated
     ? `in an isolated sandbox${facts.network ? "" : " with no network"}`
-    : "on the host, NOT isolated (it can change anything this process can)";
+    : `on the host as this process's user, NOT isolated (it can ${facts.network ? "reach the network and " : ""}change anything that user can)`;
   const root = facts.workdir.replace(/\/+$/, "");
   return `Run a shell command ${where}; returns its output and exit code. It starts in ${root}, which is / in the file tools (${root}/src/a.js is /src/a.js). Killed after ${facts.timeoutSeconds} s; output is capped.${prefer}`;
 }
