@@ -5,7 +5,7 @@
  * `/secrets/` and `/secrets/**` are the same rule, and `**` matches dot-files. Matching is
  * case-sensitive, like every backend's virtual paths.
  */
-import { compileGlob } from "../backends/protocol/glob.js";
+import { compileGlob, type GlobMatcher } from "../backends/protocol/glob.js";
 import { isUnder } from "../backends/protocol/paths.js";
 import { GLOB_CHARS } from "./normalize.js";
 import type { FileOperation, PermissionRule } from "./types.js";
@@ -21,7 +21,7 @@ export interface CompiledPattern {
   literal: boolean;
   segments: string[];
   /** The glob of `effective` without its leading "/" (wildcard patterns only). */
-  glob?: RegExp;
+  glob?: GlobMatcher;
 }
 
 /** A validated rule with its patterns compiled. */
@@ -57,15 +57,8 @@ export function compilePattern(source: string): CompiledPattern {
  */
 export function patternMatches(pattern: CompiledPattern, path: string): boolean {
   if (pattern.literal || !pattern.glob) return isUnder(path, pattern.effective);
-  const parts = path.split("/").filter((s) => s !== "");
-  // The root is never tested: "*" would match its empty name and swallow everything.
-  const shallowest = minimumDepth(pattern);
-  let prefix = "";
-  for (let depth = 1; depth <= parts.length; depth++) {
-    prefix = depth === 1 ? parts[0]! : `${prefix}/${parts[depth - 1]}`;
-    if (depth >= shallowest && pattern.glob.test(prefix)) return true;
-  }
-  return false;
+  // The root is never tested ("*" would match its empty name and swallow everything).
+  return pattern.glob.testPathOrAncestor(path.slice(1));
 }
 
 /**
@@ -141,9 +134,4 @@ export function firstMatchingPattern(
 function segmentMatches(segment: string, name: string): boolean {
   if (!GLOB_CHARS.test(segment)) return segment === name;
   return compileGlob(segment, { dot: true }).test(name);
-}
-
-// A path shallower than the pattern's count of non-"**" segments can never match it.
-function minimumDepth(pattern: CompiledPattern): number {
-  return pattern.segments.filter((s) => s !== "**").length;
 }
