@@ -8,7 +8,7 @@ import { parseClass } from "./glob-segment.js";
  */
 
 /** The most patterns one glob may expand to. */
-export const MAX_GLOB_ALTERNATIVES = 1000;
+export const MAX_GLOB_ALTERNATIVES = 256;
 
 /** What `expandBraces` answers: the brace-free patterns, or why there would be too many. */
 export type BraceExpansion = { ok: true; patterns: string[] } | { ok: false; reason: string };
@@ -54,38 +54,48 @@ function expandWithin(text: string, limit: number): string[] | undefined {
  * literalSyntax("/logs/{2024}") // 'the group "{2024}" has no comma or range, so it matches literally'
  */
 export function literalSyntax(text: string): string | undefined {
+  const { groups, unclosedBrace, unclosedBracket } = scanBraces(text);
+  if (unclosedBracket) return 'an unclosed "[" matches literally (write [[] for a literal "[")';
+  if (unclosedBrace) return 'an unclosed "{" matches literally (write [{] for a literal "{")';
+  for (const [start, scanned] of groups) {
+    if (groupOf(text, start, scanned, MAX_GLOB_ALTERNATIVES)) continue;
+    const group = text.slice(start, scanned.close + 1);
+    return `the group ${JSON.stringify(group)} has no comma or range, so it matches literally (write [{] and [}] for literal braces)`;
+  }
+  return undefined;
+}
+
+interface Scanned {
+  close: number;
+  /** The commas of the group's own level. */
+  commas: number[];
+}
+
+// Every closed "{...}" by its start, in order, in one pass (escapes and brackets skipped).
+function scanBraces(text: string): {
+  groups: Map<number, Scanned>;
+  unclosedBrace: boolean;
+  unclosedBracket: boolean;
+} {
+  const groups = new Map<number, Scanned>();
+  const open: { start: number; commas: number[] }[] = [];
+  let unclosedBracket = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "\\") i++;
     else if (c === "[") {
       const end = parseClass(text, i)?.end;
-      if (end === undefined)
-        return 'an unclosed "[" matches literally (write [[] for a literal "[")';
-      i = end - 1;
-    } else if (c === "{" && !groupAt(text, i, MAX_GLOB_ALTERNATIVES)) {
-      const close = scanGroup(text, i)?.close;
-      if (close === undefined)
-        return 'an unclosed "{" matches literally (write [{] for a literal "{")';
-      const group = text.slice(i, close + 1);
-      return `the group ${JSON.stringify(group)} has no comma or range, so it matches literally (write [{] and [}] for literal braces)`;
+      if (end === undefined) unclosedBracket = true;
+      else i = end - 1;
+    } else if (c === "{") open.push({ start: i, commas: [] });
+    else if (c === "," && open.length > 0) open.at(-1)!.commas.push(i);
+    else if (c === "}" && open.length > 0) {
+      const { start, commas } = open.pop()!;
+      groups.set(start, { close: i, commas });
     }
   }
-  return undefined;
-}
-
-// The "}" closing the "{" at `start` and the commas of that group's own level.
-function scanGroup(text: string, start: number): { close: number; commas: number[] } | undefined {
-  let depth = 0;
-  const commas: number[] = [];
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\") i++;
-    else if (c === "[") i = (parseClass(text, i)?.end ?? i + 1) - 1;
-    else if (c === "{") depth++;
-    else if (c === "," && depth === 1) commas.push(i);
-    else if (c === "}" && --depth === 0) return { close: i, commas };
-  }
-  return undefined;
+  const ordered = new Map([...groups].sort((x, y) => x[0] - y[0]));
+  return { groups: ordered, unclosedBrace: open.length > 0, unclosedBracket };
 }
 
 interface Group {
@@ -98,24 +108,21 @@ interface Group {
 
 const TOO_LARGE = Symbol("too large");
 
-// The first group with a top-level comma or a range; `{` of any other group stays literal.
+// The first group with a comma or a range; the `{` of any other group stays literal.
 function findGroup(text: string, limit: number): Group | typeof TOO_LARGE | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\") i++;
-    else if (c === "[") i = (parseClass(text, i)?.end ?? i + 1) - 1;
-    else if (c === "{") {
-      const group = groupAt(text, i, limit);
-      if (group) return group;
-    }
+  for (const [start, scanned] of scanBraces(text).groups) {
+    const group = groupOf(text, start, scanned, limit);
+    if (group) return group;
   }
   return undefined;
 }
 
-function groupAt(text: string, start: number, limit: number): Group | typeof TOO_LARGE | undefined {
-  const scanned = scanGroup(text, start);
-  if (!scanned) return undefined;
-  const { close, commas } = scanned;
+function groupOf(
+  text: string,
+  start: number,
+  { close, commas }: Scanned,
+  limit: number,
+): Group | typeof TOO_LARGE | undefined {
   if (commas.length === 0) {
     const range = rangeOf(text.slice(start + 1, close), limit);
     if (range === TOO_LARGE) return TOO_LARGE;

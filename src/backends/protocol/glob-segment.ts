@@ -16,8 +16,20 @@ type Token =
       named: ((cp: number) => boolean)[];
     };
 
-/** A compiled segment: its tokens, or `globstar` for a whole `**` segment. */
-export type SegmentMatcher = { globstar: true } | { globstar: false; tokens: Token[] };
+/**
+ * A compiled segment: `globstar` for a whole `**`, else its tokens cut at the stars into
+ * chunks (`a?*b*c` is ["a?", "b", "c"] with stars between), each also kept as plain text
+ * when it holds only literals, for a native search.
+ */
+export type SegmentMatcher =
+  | { globstar: true }
+  | { globstar: false; tokens: Token[]; chunks: Chunk[]; starred: boolean };
+
+interface Chunk {
+  tokens: Token[];
+  /** The chunk's text when every token is a literal. */
+  literal?: string;
+}
 
 const DOT = 0x2e;
 
@@ -112,7 +124,17 @@ export function compileSegment(text: string): SegmentMatcher {
       i = next;
     }
   }
-  return { globstar: false, tokens };
+  const chunks: Chunk[] = [{ tokens: [] }];
+  for (const token of tokens) {
+    if (token.kind === "star") chunks.push({ tokens: [] });
+    else chunks.at(-1)!.tokens.push(token);
+  }
+  for (const chunk of chunks) {
+    if (chunk.tokens.every((t) => t.kind === "literal")) {
+      chunk.literal = String.fromCodePoint(...chunk.tokens.map((t) => (t as { cp: number }).cp));
+    }
+  }
+  return { globstar: false, tokens, chunks, starred: chunks.length > 1 };
 }
 
 function tokenMatches(token: Token, cp: number): boolean {
@@ -134,11 +156,13 @@ function tokenMatches(token: Token, cp: number): boolean {
 
 /**
  * True when `name` (one segment) matches. Without `dot`, a leading "." must be matched by a
- * literal "." or a bracket expression that lists it, never by `*`, `?` or `[!...]`.
+ * literal "." or a bracket expression that lists it, never by `*`, `?` or `[!...]`. The first
+ * chunk is anchored at the start, the last at the end, and each middle chunk is placed at
+ * its leftmost fit (which is never worse than a later one): no backtracking at all.
  */
 export function segmentMatches(segment: SegmentMatcher, name: string, dot: boolean): boolean {
   if (segment.globstar) return dot || name.charCodeAt(0) !== DOT;
-  const { tokens } = segment;
+  const { tokens, chunks } = segment;
   if (!dot && name.charCodeAt(0) === DOT) {
     const lead = tokens[0];
     const explicit =
@@ -146,29 +170,64 @@ export function segmentMatches(segment: SegmentMatcher, name: string, dot: boole
       (lead?.kind === "class" && !lead.negated && tokenMatches(lead, DOT));
     if (!explicit) return false;
   }
-  let p = 0;
-  let i = 0;
-  let starP = -1;
-  let starI = 0;
-  while (i < name.length) {
-    const token = tokens[p];
-    if (token?.kind === "star") {
-      starP = p++;
-      starI = i;
-      continue;
-    }
-    const cp = name.codePointAt(i)!;
-    if (token && tokenMatches(token, cp)) {
-      p++;
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    if (starP < 0) return false;
-    // Only the last star ever takes one more character: earlier stars cannot do better.
-    starI += name.codePointAt(starI)! > 0xffff ? 2 : 1;
-    i = starI;
-    p = starP + 1;
+  const first = chunks[0]!;
+  if (!segment.starred) return chunkAt(first, name, 0) === name.length;
+  const last = chunks.at(-1)!;
+  let at = chunkAt(first, name, 0);
+  const tailStart = startOfLast(last, name);
+  if (at < 0 || tailStart < at || chunkAt(last, name, tailStart) !== name.length) return false;
+  for (let k = 1; k < chunks.length - 1; k++) {
+    at = leftmost(chunks[k]!, name, at, tailStart);
+    if (at < 0) return false;
   }
-  while (tokens[p]?.kind === "star") p++;
-  return p === tokens.length;
+  return true;
+}
+
+// Where `chunk` matches at `start`: the index after it, or -1.
+function chunkAt(chunk: Chunk, name: string, start: number): number {
+  if (chunk.literal !== undefined) {
+    return name.startsWith(chunk.literal, start) ? start + chunk.literal.length : -1;
+  }
+  let i = start;
+  for (const token of chunk.tokens) {
+    if (i >= name.length) return -1;
+    const cp = name.codePointAt(i)!;
+    if (!tokenMatches(token, cp)) return -1;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return i;
+}
+
+// The end of the leftmost match of `chunk` at or after `from` that ends by `limit`, or -1.
+function leftmost(chunk: Chunk, name: string, from: number, limit: number): number {
+  if (chunk.literal !== undefined) {
+    const found = name.indexOf(chunk.literal, from);
+    const end = found + chunk.literal.length;
+    return found >= 0 && end <= limit ? end : -1;
+  }
+  for (let i = from; i < limit; i += name.codePointAt(i)! > 0xffff ? 2 : 1) {
+    const end = chunkAt(chunk, name, i);
+    if (end >= 0 && end <= limit) return end;
+  }
+  return chunk.tokens.length === 0 ? from : -1;
+}
+
+// Where the last chunk must start for it to end the name: one code point per token back.
+function startOfLast(chunk: Chunk, name: string): number {
+  if (chunk.literal !== undefined) return name.length - chunk.literal.length;
+  let i = name.length;
+  for (let k = 0; k < chunk.tokens.length; k++) {
+    if (i <= 0) return -1;
+    i--;
+    if (i > 0 && isLowSurrogate(name.charCodeAt(i)) && isHighSurrogate(name.charCodeAt(i - 1))) i--;
+  }
+  return i;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
 }

@@ -30,7 +30,7 @@ export interface GlobMatcher {
 /** The longest glob accepted, in UTF-16 units. */
 export const MAX_GLOB_LENGTH = 1000;
 /** The most characters a glob may expand to, all brace alternatives together. */
-export const MAX_GLOB_EXPANDED_LENGTH = 20_000;
+export const MAX_GLOB_EXPANDED_LENGTH = 4096;
 
 /**
  * Why `pattern` cannot be compiled (too long, or its braces expand too far), or undefined.
