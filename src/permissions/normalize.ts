@@ -1,5 +1,5 @@
-import { literalSyntax } from "../backends/protocol/glob-braces.js";
 import { globProblem } from "../backends/protocol/glob.js";
+import { braceHoldsSlash, literalSyntax } from "../backends/protocol/glob-braces.js";
 
 /**
  * Path normalisation for permissions: rule paths are checked strictly at construction;
@@ -41,7 +41,7 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
       reason: `rule path ${JSON.stringify(input)} must be absolute (start with "/")`,
     };
   }
-  if (braceGroupHasSlash(input)) {
+  if (braceHoldsSlash(input)) {
     return {
       ok: false,
       reason: `rule path ${JSON.stringify(input)} has "/" inside {...}; list the alternatives as separate paths`,
@@ -137,14 +137,4 @@ export function pathReadings(path: string): string[] {
     }
   }
   return [...new Set(queue.map(normalizeForMatch))];
-}
-
-function braceGroupHasSlash(text: string): boolean {
-  let depth = 0;
-  for (const c of text) {
-    if (c === "{") depth++;
-    else if (c === "}") depth = Math.max(0, depth - 1);
-    else if (c === "/" && depth > 0) return true;
-  }
-  return false;
 }

@@ -65,6 +65,19 @@ export function literalSyntax(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * True when a `{...}` group of `text` holds a "/", so its alternatives differ in depth.
+ *
+ * @example
+ * braceHoldsSlash("a/{b/c,d}") // true
+ */
+export function braceHoldsSlash(text: string): boolean {
+  for (const [start, { close }] of scanBraces(text).groups) {
+    if (text.slice(start, close).includes("/")) return true;
+  }
+  return false;
+}
+
 interface Scanned {
   close: number;
   /** The commas of the group's own level. */
