@@ -6,6 +6,7 @@
  * case-sensitive, like every backend's virtual paths.
  */
 import { compileGlob, type GlobMatcher } from "../backends/protocol/glob.js";
+import { expandBraces } from "../backends/protocol/glob-braces.js";
 import { isUnder } from "../backends/protocol/paths.js";
 import { GLOB_CHARS } from "./normalize.js";
 import type { FileOperation, PermissionRule } from "./types.js";
@@ -20,6 +21,11 @@ export interface CompiledPattern {
   /** True when `effective` has no wildcard: it is then a plain directory-or-file prefix. */
   literal: boolean;
   segments: string[];
+  /**
+   * The plain paths the pattern stands for when it has no wildcard but braces
+   * (`/logs/{2023..2025}/**` is /logs/2023, /logs/2024, /logs/2025); `[effective]` when literal.
+   */
+  literals?: readonly string[];
   /** The glob of `effective` without its leading "/" (wildcard patterns only). */
   glob?: GlobMatcher;
 }
@@ -45,7 +51,28 @@ export function compilePattern(source: string): CompiledPattern {
   const effective = `/${segments.join("/")}`;
   const literal = !GLOB_CHARS.test(effective);
   const glob = literal ? undefined : compileGlob(effective.slice(1), { dot: true });
-  return { source, effective, literal, segments, ...(glob ? { glob } : {}) };
+  const literals = literal ? [effective] : braceLiterals(source);
+  return {
+    source,
+    effective,
+    literal,
+    segments,
+    ...(literals ? { literals } : {}),
+    ...(glob ? { glob } : {}),
+  };
+}
+
+// The plain paths of a pattern whose only syntax is braces, or undefined.
+function braceLiterals(source: string): string[] | undefined {
+  const expanded = expandBraces(source);
+  if (!expanded.ok || expanded.patterns.length < 2) return undefined;
+  const paths = new Set<string>();
+  for (const alternative of expanded.patterns) {
+    const compiled = compilePattern(alternative);
+    if (!compiled.literal) return undefined;
+    paths.add(compiled.effective);
+  }
+  return [...paths];
 }
 
 /**

@@ -7,10 +7,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { decide, type PermissionRule, validatePermissions } from "delve";
+import { createDeepAgent, decide, type PermissionRule, validatePermissions } from "delve";
+import { ScriptedChatModel } from "delve/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { fsTools, textOf } from "../filesystem/tools/fs-harness.js";
-import { FAMILIES, type Family, type FamilyBackend } from "./backend-families.js";
+import { FAMILIES, type Family, type FamilyBackend, HAS_BWRAP } from "./backend-families.js";
 
 const RANGE: PermissionRule[] = [
   { operations: ["read", "write"], paths: ["/w/logs/{2023..2025}/**"], mode: "deny" },
@@ -107,6 +108,38 @@ describe("disk: a rule is decided on the real path, through links", () => {
     fs.symlinkSync("logs/2024", path.join(made.root!, "w", "recent"));
     expect((await call("read_file", { file_path: "/w/recent/app.log" })).status).toBe("error");
     expect(await ok("grep", { pattern: "secret", path: "/w" })).toBe("No matches found.");
+  });
+});
+
+describe.skipIf(!HAS_BWRAP)("sandbox: a brace rule is mounted as its literal paths", () => {
+  it("execute cannot read a year the range denies, and reads the others", async () => {
+    const sandbox = FAMILIES.find((f) => f.name === "sandbox")!;
+    const made = sandbox.make();
+    open.push(made);
+    await made.seed(FILES);
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            name: "execute",
+            args: { command: "cat w/logs/2024/app.log; cat w/logs/2026/app.log" },
+          },
+          { name: "read_file", args: { file_path: "/w/logs/2025/app.log" } },
+        ],
+      },
+      "done",
+    ]);
+    const agent = createDeepAgent({
+      model,
+      backend: made.backend,
+      permissions: [
+        { operations: ["read", "write"], paths: ["/w/logs/{2023..2025}/**"], mode: "deny" },
+      ],
+    });
+    const out = await agent.invoke({ messages: [{ role: "user", content: "read the logs" }] });
+    const text = out.messages.map((m: { content: unknown }) => String(m.content)).join("\n");
+    expect(text).toContain("open 2026");
+    expect(text).not.toMatch(/secret 202[345]/);
   });
 });
 
