@@ -102,6 +102,16 @@ describe("grep", () => {
     );
   });
 
+  it("a root that needs approval is refused naming the rule: grep never asks", async () => {
+    const { backend, fails } = fsTools({
+      permissions: [{ operations: ["read"], paths: ["/policies/**"], mode: "interrupt" }],
+    });
+    await backend.write("/policies/a.md", "refunds");
+    expect(await fails("grep", { pattern: "refunds", path: "/policies" })).toBe(
+      "Error: Permission denied: read of /policies needs human approval under rule 1 (interrupt read /policies/**).",
+    );
+  });
+
   it("a search path that does not exist is an error, not No matches found", async () => {
     const { fails } = await project();
     expect(await fails("grep", { pattern: "print", path: "/srcc" })).toBe(
