@@ -43,7 +43,8 @@ export function globProblem(pattern: string): string | undefined {
   return expansionOf(pattern).reason;
 }
 
-const cache = new Map<string, GlobMatcher>();
+// One cache per `dot` setting, so a lookup builds no key.
+const caches = [new Map<string, GlobMatcher>(), new Map<string, GlobMatcher>()] as const;
 
 /**
  * Compiles a glob. Throws `ConfigurationError` (`INVALID_GLOB`) when `globProblem` names a
@@ -51,8 +52,8 @@ const cache = new Map<string, GlobMatcher>();
  */
 export function compileGlob(pattern: string, options: GlobMatchOptions = {}): GlobMatcher {
   const dot = options.dot ?? false;
-  const key = `${dot ? 1 : 0}\0${pattern}`;
-  const known = cache.get(key);
+  const cache = caches[dot ? 1 : 0];
+  const known = cache.get(pattern);
   if (known) return known;
   const { alternatives, reason } = expansionOf(pattern);
   if (reason !== undefined) {
@@ -60,16 +61,19 @@ export function compileGlob(pattern: string, options: GlobMatchOptions = {}): Gl
       pattern,
     });
   }
-  const reach = (path: string) => {
+  const matches = (path: string, prefix: boolean) => {
     const names = path === "" ? [] : path.split("/");
-    return alternatives.map((segments) => reachable(segments, names, dot));
+    for (const alternative of alternatives) {
+      if (alternativeMatches(alternative, names, dot, prefix)) return true;
+    }
+    return false;
   };
   const matcher: GlobMatcher = {
-    test: (path) => reach(path).some((ends) => ends.at(-1) === 1),
-    testPathOrAncestor: (path) => reach(path).some((ends) => ends.indexOf(1, 1) > 0),
+    test: (path) => matches(path, false),
+    testPathOrAncestor: (path) => matches(path, true),
   };
   if (cache.size > 500) cache.clear();
-  cache.set(key, matcher);
+  cache.set(pattern, matcher);
   return matcher;
 }
 
@@ -82,8 +86,18 @@ export function globMatches(
   return compileGlob(pattern, options).test(path);
 }
 
-// The brace-free alternatives of `pattern`, each a list of compiled segments.
-function expansionOf(pattern: string): { alternatives: SegmentMatcher[][]; reason?: string } {
+/**
+ * One brace-free alternative: its compiled segments, whether any is `**`, and for the common
+ * shape with exactly one (`src/**` + `/*.ts`) the segments before and after it.
+ */
+interface Alternative {
+  segments: SegmentMatcher[];
+  globstar: boolean;
+  around?: { head: SegmentMatcher[]; tail: SegmentMatcher[] };
+}
+
+// The brace-free alternatives of `pattern`.
+function expansionOf(pattern: string): { alternatives: Alternative[]; reason?: string } {
   if (pattern.length > MAX_GLOB_LENGTH) {
     return { alternatives: [], reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
   }
@@ -96,9 +110,14 @@ function expansionOf(pattern: string): { alternatives: SegmentMatcher[][]; reaso
       reason: `its braces expand to more than ${MAX_GLOB_EXPANDED_LENGTH} characters; use a wildcard such as * or fewer alternatives`,
     };
   }
-  const alternatives = expanded.patterns.map((p) =>
-    p.split("/").map(compileSegment).filter(notRepeatedGlobstar),
-  );
+  const alternatives = expanded.patterns.map((p) => {
+    const segments = p.split("/").map(compileSegment).filter(notRepeatedGlobstar);
+    const stars = segments.filter((s) => s.globstar).length;
+    const at = segments.findIndex((s) => s.globstar);
+    const around =
+      stars === 1 ? { head: segments.slice(0, at), tail: segments.slice(at + 1) } : undefined;
+    return { segments, globstar: stars > 0, ...(around ? { around } : {}) };
+  });
   return { alternatives };
 }
 
@@ -108,35 +127,55 @@ function notRepeatedGlobstar(segment: SegmentMatcher, i: number, all: SegmentMat
 }
 
 /**
- * Which prefixes of `names` the segments match: entry t is 1 when names[0..t) matches.
- * One pass per segment over the path's positions, each name tested at most once per
- * segment, so many `**` cost (segments x names) tests, never a search over splits.
+ * True when the segments match all of `names` or, with `prefix`, its first one or more.
+ * Without `**` each name is tested once; with it, one pass per segment over the path's
+ * positions tests each name at most once per segment: (segments x names) tests, never a
+ * search over the ways to split the path.
  */
-function reachable(segments: SegmentMatcher[], names: string[], dot: boolean): Uint8Array {
-  let current = new Uint8Array(names.length + 1);
-  current[0] = 1;
+function alternativeMatches(
+  { segments, globstar, around }: Alternative,
+  names: string[],
+  dot: boolean,
+  prefix: boolean,
+): boolean {
+  if (!globstar) {
+    const fits = prefix
+      ? segments.length >= 1 && names.length >= segments.length
+      : names.length === segments.length;
+    return fits && segments.every((segment, i) => segmentMatches(segment, names[i]!, dot));
+  }
+  if (around && !prefix) {
+    // One `**`: the head takes the first names, the tail the last, `**` all between.
+    const { head, tail } = around;
+    const middle = names.length - tail.length;
+    if (middle < head.length) return false;
+    for (let i = 0; i < names.length; i++) {
+      const segment =
+        i < head.length ? head[i]! : i >= middle ? tail[i - middle]! : segments[head.length]!;
+      if (!segmentMatches(segment, names[i]!, dot)) return false;
+    }
+    return true;
+  }
+  // reached[t] is 1 when names[0..t) matches the segments seen so far.
+  let reached: number[] = [1];
   for (const segment of segments) {
-    const next = new Uint8Array(names.length + 1);
+    const next: number[] = [];
     let any = false;
     for (let t = 0; t <= names.length; t++) {
-      if (segment.globstar) {
-        // Zero or more names: carry a reached position forward over every name it may take.
-        if (
-          current[t] === 1 ||
+      const extends_ = segment.globstar
+        ? // Zero or more names: carry a reached position forward over every name it may take.
+          reached[t] === 1 ||
           (t > 0 && next[t - 1] === 1 && segmentMatches(segment, names[t - 1]!, dot))
-        ) {
-          next[t] = 1;
-          any = true;
-        }
-      } else if (t > 0 && current[t - 1] === 1 && segmentMatches(segment, names[t - 1]!, dot)) {
+        : t > 0 && reached[t - 1] === 1 && segmentMatches(segment, names[t - 1]!, dot);
+      if (extends_) {
         next[t] = 1;
         any = true;
       }
     }
-    if (!any) return next;
-    current = next;
+    if (!any) return false;
+    reached = next;
   }
-  return current;
+  return prefix ? reached.indexOf(1, 1) > 0 : reached[names.length] === 1;
 }
 
 /** Splits `text` on `separator` outside `{...}` groups ("a/{b/c,d}" is ["a", "{b/c,d}"]). */
