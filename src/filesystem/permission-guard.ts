@@ -226,9 +226,10 @@ const GATED_FILE_TOOLS: Record<
 
 /**
  * The approval gate of a set of rules: for a call of one of `toolNames` whose path the rules
- * put in `interrupt` mode, what to ask a human. glob and grep never ask (they only hide what
- * needs approval); a path a tool would refuse as malformed, or one a rule denies, is not
- * asked about (the tool refuses it). Undefined when no rule interrupts.
+ * put in `interrupt` mode, what to ask a human. glob and grep never ask (they refuse a root
+ * that needs approval and hide what does inside a walk); a path a tool would refuse as
+ * malformed, or one a rule denies, is not asked about (the tool refuses it). Undefined when
+ * no rule interrupts.
  *
  * @example
  * const gate = pathApprovalGate(rules, ["write_file"]);

@@ -5,7 +5,8 @@
  * `/secrets/` and `/secrets/**` are the same rule, and `**` matches dot-files. Matching is
  * case-sensitive, like every backend's virtual paths.
  */
-import { compileGlob } from "../backends/protocol/glob.js";
+import { compileGlob, type GlobMatcher } from "../backends/protocol/glob.js";
+import { expandBraces } from "../backends/protocol/glob-braces.js";
 import { isUnder } from "../backends/protocol/paths.js";
 import { GLOB_CHARS } from "./normalize.js";
 import type { FileOperation, PermissionRule } from "./types.js";
@@ -20,8 +21,13 @@ export interface CompiledPattern {
   /** True when `effective` has no wildcard: it is then a plain directory-or-file prefix. */
   literal: boolean;
   segments: string[];
+  /**
+   * The plain paths the pattern stands for when it has no wildcard but braces
+   * (`/logs/{2023..2025}/**` is /logs/2023, /logs/2024, /logs/2025); `[effective]` when literal.
+   */
+  literals?: readonly string[];
   /** The glob of `effective` without its leading "/" (wildcard patterns only). */
-  glob?: RegExp;
+  glob?: GlobMatcher;
 }
 
 /** A validated rule with its patterns compiled. */
@@ -45,7 +51,28 @@ export function compilePattern(source: string): CompiledPattern {
   const effective = `/${segments.join("/")}`;
   const literal = !GLOB_CHARS.test(effective);
   const glob = literal ? undefined : compileGlob(effective.slice(1), { dot: true });
-  return { source, effective, literal, segments, ...(glob ? { glob } : {}) };
+  const literals = literal ? [effective] : braceLiterals(source);
+  return {
+    source,
+    effective,
+    literal,
+    segments,
+    ...(literals ? { literals } : {}),
+    ...(glob ? { glob } : {}),
+  };
+}
+
+// The plain paths of a pattern whose only syntax is braces, or undefined.
+function braceLiterals(source: string): string[] | undefined {
+  const expanded = expandBraces(source);
+  if (!expanded.ok || expanded.patterns.length < 2) return undefined;
+  const paths = new Set<string>();
+  for (const alternative of expanded.patterns) {
+    const compiled = compilePattern(alternative);
+    if (!compiled.literal) return undefined;
+    paths.add(compiled.effective);
+  }
+  return [...paths];
 }
 
 /**
@@ -57,15 +84,8 @@ export function compilePattern(source: string): CompiledPattern {
  */
 export function patternMatches(pattern: CompiledPattern, path: string): boolean {
   if (pattern.literal || !pattern.glob) return isUnder(path, pattern.effective);
-  const parts = path.split("/").filter((s) => s !== "");
-  // The root is never tested: "*" would match its empty name and swallow everything.
-  const shallowest = minimumDepth(pattern);
-  let prefix = "";
-  for (let depth = 1; depth <= parts.length; depth++) {
-    prefix = depth === 1 ? parts[0]! : `${prefix}/${parts[depth - 1]}`;
-    if (depth >= shallowest && pattern.glob.test(prefix)) return true;
-  }
-  return false;
+  // The root is never tested ("*" would match its empty name and swallow everything).
+  return pattern.glob.testPathOrAncestor(path.slice(1));
 }
 
 /**
@@ -141,9 +161,4 @@ export function firstMatchingPattern(
 function segmentMatches(segment: string, name: string): boolean {
   if (!GLOB_CHARS.test(segment)) return segment === name;
   return compileGlob(segment, { dot: true }).test(name);
-}
-
-// A path shallower than the pattern's count of non-"**" segments can never match it.
-function minimumDepth(pattern: CompiledPattern): number {
-  return pattern.segments.filter((s) => s !== "**").length;
 }

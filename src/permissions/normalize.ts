@@ -1,3 +1,6 @@
+import { globProblem } from "../backends/protocol/glob.js";
+import { braceHoldsSlash, literalSyntax } from "../backends/protocol/glob-braces.js";
+
 /**
  * Path normalisation for permissions: rule paths are checked strictly at construction;
  * paths being decided are normalised leniently (never refused) and, when they carry
@@ -13,8 +16,9 @@ export type RulePathCheck = { ok: true; path: string } | { ok: false; reason: st
 
 /**
  * Normalises a rule path: duplicate, trailing and "." segments go, Unicode is put in NFC; it
- * must be absolute and may not contain "..", control characters, backslashes, or "/" inside
- * a `{...}` group.
+ * must be absolute and may not contain "..", control characters, backslashes, "/" inside
+ * a `{...}` group, syntax that would match literally (an unclosed `[` or `{`, a group with
+ * neither comma nor range) or braces expanding past the glob limits.
  *
  * @example
  * normalizeRulePath("/secrets//./**") // { ok: true, path: "/secrets/**" }
@@ -27,8 +31,8 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
     return { ok: false, reason: `rule path ${JSON.stringify(input)} contains a control character` };
   }
   if (input.includes("\\")) {
-    // Virtual paths never contain "\" and the glob dialect has no escapes: such a rule
-    // could never match, which would be a silent hole.
+    // Virtual paths never contain "\" and in a glob it escapes the next character: such a
+    // rule would not mean what it says, which would be a silent hole.
     return { ok: false, reason: `rule path ${JSON.stringify(input)} contains a backslash` };
   }
   if (!input.startsWith("/")) {
@@ -37,7 +41,7 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
       reason: `rule path ${JSON.stringify(input)} must be absolute (start with "/")`,
     };
   }
-  if (braceGroupHasSlash(input)) {
+  if (braceHoldsSlash(input)) {
     return {
       ok: false,
       reason: `rule path ${JSON.stringify(input)} has "/" inside {...}; list the alternatives as separate paths`,
@@ -52,7 +56,12 @@ export function normalizeRulePath(input: unknown): RulePathCheck {
     segments.push(segment);
   }
   // NFC, like every path decided: a rule pasted in NFD covers the NFC file name and back.
-  return { ok: true, path: `/${segments.join("/")}`.normalize("NFC") };
+  const path = `/${segments.join("/")}`.normalize("NFC");
+  const problem = GLOB_CHARS.test(path)
+    ? (literalSyntax(path) ?? globProblem(path.slice(1)))
+    : undefined;
+  if (problem) return { ok: false, reason: `rule path ${JSON.stringify(input)}: ${problem}` };
+  return { ok: true, path };
 }
 
 /**
@@ -128,14 +137,4 @@ export function pathReadings(path: string): string[] {
     }
   }
   return [...new Set(queue.map(normalizeForMatch))];
-}
-
-function braceGroupHasSlash(text: string): boolean {
-  let depth = 0;
-  for (const c of text) {
-    if (c === "{") depth++;
-    else if (c === "}") depth = Math.max(0, depth - 1);
-    else if (c === "/" && depth > 0) return true;
-  }
-  return false;
 }

@@ -5,7 +5,8 @@ import type { FileOperation, PermissionRule, SandboxTargets, UnenforceableRule }
  * Maps rules onto what a mount-based sandbox can enforce for shell commands, which see the
  * workspace directly and bypass the file tools. A deny-read literal path goes to `hide`
  * (not mounted), a deny-write literal path to `readOnly` (a deny of both goes to both
- * lists); a trailing `/**` counts as literal (`/secrets/**` is `/secrets`). Unenforceable,
+ * lists); a trailing `/**` counts as literal (`/secrets/**` is `/secrets`), and so do braces
+ * (`/logs/{2023..2025}` is three literal paths). Unenforceable,
  * with the reason:
  * - any other wildcard (`/a/*.md` cannot be mounted);
  * - an `interrupt` rule (a shell command cannot stop for a human decision);
@@ -33,16 +34,18 @@ export function literalRuleTargets(rules: readonly PermissionRule[]): SandboxTar
           ...at,
           reason: `${label(rule)} needs a human decision, which a shell command cannot ask for`,
         });
-      } else if (rule.rule.mode === "deny" && !pattern.literal) {
+      } else if (rule.rule.mode === "deny" && !pattern.literals) {
         refuse({
           ...at,
           reason: `the sandbox enforces literal paths by mounts; ${pattern.source} cannot be mounted`,
         });
       } else if (rule.rule.mode === "deny") {
         for (const operation of rule.operations) {
-          if (shadowedByEarlierAllow(compiled, rule.index, operation, pattern.effective)) continue;
-          const list = operation === "read" ? targets.hide : targets.readOnly;
-          if (!list.includes(pattern.effective)) list.push(pattern.effective);
+          for (const target of pattern.literals ?? []) {
+            if (shadowedByEarlierAllow(compiled, rule.index, operation, target)) continue;
+            const list = operation === "read" ? targets.hide : targets.readOnly;
+            if (!list.includes(target)) list.push(target);
+          }
         }
       } else {
         const carved = carvedDeny(compiled, rule, pattern);
@@ -85,11 +88,10 @@ function carvedDeny(
       later.index > allow.index &&
       later.rule.mode === "deny" &&
       [...allow.operations].some((operation) => later.operations.has(operation)) &&
-      later.patterns.some(
-        (deny) =>
-          deny.literal &&
-          !patternMatches(pattern, deny.effective) &&
-          patternReachesBelow(pattern, deny.effective),
+      later.patterns.some((deny) =>
+        (deny.literals ?? []).some(
+          (target) => !patternMatches(pattern, target) && patternReachesBelow(pattern, target),
+        ),
       ),
   );
 }

@@ -6,6 +6,7 @@
  * exception only strictly *inside* a later one (`allow /policies/drafts/**` then
  * `deny /policies/**`), never at or above it.
  */
+import { expandBraces } from "../backends/protocol/glob-braces.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { severity } from "./decide.js";
 import {
@@ -100,7 +101,8 @@ function matchDepth(pattern: CompiledPattern, path: string): number | undefined 
 
 // A name matching one wildcard segment, found by trying plain fillers for each wildcard.
 function fillerFor(segment: string): string | undefined {
-  const firstAlternative = segment.replace(/\{([^,}]*)[^}]*\}/g, "$1");
+  const expanded = expandBraces(segment);
+  const firstAlternative = expanded.ok ? expanded.patterns[0]! : segment;
   for (const fill of ["x", "a", "0", "_"]) {
     const name = firstAlternative
       .replace(/\[!?([^\]]*)\]/g, (whole, chars: string) =>

@@ -100,15 +100,39 @@ describe("path permissions on the file tools", () => {
       { name: "grep", args: { pattern: "sk-live", output_mode: "count" } },
       { name: "grep", args: { pattern: "hunter2", path: "/secrets" } },
     ]);
-    // Listing the denied directory itself is refused (the error only echoes the model's path).
+    // Listing or searching the denied directory itself is refused (the error only echoes
+    // the model's path and names the rule).
     expect(results[1]!.status).toBe("error");
+    expect(results[7]!.status).toBe("error");
     const text = results
-      .filter((_, i) => i !== 1)
+      .filter((_, i) => i !== 1 && i !== 7)
       .map((r) => String(r.content))
       .join("\n");
     expect(text).not.toMatch(/\/secrets|\.env|hunter2|API_KEY/);
     // The allowed file that mentions the string is still found.
     expect(String(results[5]!.content)).toContain("/notes/todo.md\n1: ");
+  });
+
+  it("a grep or glob rooted in a denied path is refused as ls is, naming the rule", async () => {
+    const { results } = await runCalls([
+      { name: "ls", args: { path: "/secrets/db" } },
+      { name: "grep", args: { pattern: "hunter2", path: "/secrets/db" } },
+      { name: "glob", args: { pattern: "*.txt", path: "/secrets/db" } },
+      { name: "grep", args: { pattern: "x", path: "/secrets/db/password.txt", glob: "*" } },
+      { name: "glob", args: { pattern: "**", path: "/secrets/absent" } },
+    ]);
+    const refusal = (path: string) =>
+      `Error: Permission denied: read of ${path} is blocked by rule 1 (deny read /secrets/**).`;
+    expect(results.map((r) => [r.status, r.content])).toEqual([
+      ["error", refusal("/secrets/db")],
+      ["error", refusal("/secrets/db")],
+      ["error", refusal("/secrets/db")],
+      ["error", refusal("/secrets/db/password.txt")],
+      ["error", refusal("/secrets/absent")],
+    ]);
+    // What a rule hides inside an allowed walk stays silent: no count, no name.
+    const walk = await runCalls([{ name: "glob", args: { pattern: "**/*.txt", path: "/" } }]);
+    expect(walk.results[0]!.content).toBe("No files found");
   });
 
   it("replacing the filesystem middleware keeps the permissions", async () => {

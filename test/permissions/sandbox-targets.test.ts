@@ -22,6 +22,36 @@ describe("literalRuleTargets", () => {
     ]);
   });
 
+  it("a rule whose only syntax is braces is its literal paths", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([
+        { operations: ["read"], paths: ["/logs/{2023..2025}/**"], mode: "deny" },
+        { operations: ["write"], paths: ["/{contracts,policies}/{a,b}"], mode: "deny" },
+        { operations: ["read"], paths: ["/logs/{x,y}/*.log"], mode: "deny" },
+      ]),
+    );
+    expect(targets.hide).toEqual(["/logs/2023", "/logs/2024", "/logs/2025"]);
+    expect(targets.readOnly).toEqual([
+      "/contracts/a",
+      "/contracts/b",
+      "/policies/a",
+      "/policies/b",
+    ]);
+    expect(targets.unenforceable.map((u) => u.path)).toEqual(["/logs/{x,y}/*.log"]);
+  });
+
+  it("an allow carving into one literal of a brace deny is unenforceable", () => {
+    const targets = literalRuleTargets(
+      validatePermissions([
+        { operations: ["read"], paths: ["/logs/2024/public/**"], mode: "allow" },
+        { operations: ["read"], paths: ["/logs/{2023..2025}/**"], mode: "deny" },
+      ]),
+    );
+    expect(targets.unenforceable.map((u) => [u.index, u.path])).toEqual([
+      [0, "/logs/2024/public/**"],
+    ]);
+  });
+
   it("a wildcard before a trailing /** is still a wildcard", () => {
     const targets = literalRuleTargets(
       validatePermissions([{ operations: ["read"], paths: ["/*/private/**"], mode: "deny" }]),

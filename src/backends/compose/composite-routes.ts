@@ -1,6 +1,7 @@
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { assertBackendInstance } from "../protocol/assert-backend.js";
 import { compileGlob, splitTopLevel } from "../protocol/glob.js";
+import { braceHoldsSlash, expandBraces } from "../protocol/glob-braces.js";
 import { checkVirtualPath, isUnder, relativeTo } from "../protocol/paths.js";
 import type { BackendProtocol } from "../protocol/protocol.js";
 
@@ -113,10 +114,17 @@ export class RouteTable {
 export function routeGlobs(pattern: string, searchDir: string, routeRoot: string): string[] {
   if (!pattern.startsWith("/") && !pattern.includes("/") && pattern !== "**") return [pattern];
   const anchored = pattern.startsWith("/");
-  const patternSegments = splitTopLevel(anchored ? pattern.slice(1) : pattern, "/");
+  const body = anchored ? pattern.slice(1) : pattern;
+  // A group holding "/" ("{memories/a.md,b.md}") may reach the route at several depths.
+  const expanded = braceHoldsSlash(body) ? expandBraces(body) : undefined;
+  const bodies = expanded?.ok ? expanded.patterns : [body];
   const prefixSegments = relativeTo(routeRoot, anchored ? "/" : searchDir).split("/");
   const out = new Set<string>();
-  for (const rest of residuals(patternSegments, prefixSegments)) out.add(`/${rest.join("/")}`);
+  for (const one of bodies) {
+    for (const rest of residuals(splitTopLevel(one, "/"), prefixSegments)) {
+      out.add(`/${rest.join("/")}`);
+    }
+  }
   return [...out];
 }
 

@@ -5,6 +5,8 @@ import { budgetNote, MAX_TOOL_OUTPUT_CHARS, rowsWithin } from "./output-budget.j
 import {
   describeBackendError,
   errorMessage,
+  globPatternError,
+  hiddenRootError,
   missingRootError,
   pathOrError,
 } from "./tool-output.js";
@@ -33,8 +35,9 @@ export function createGlobTool(ctx: FsToolContext) {
     run: async ({ pattern, path: raw }, config) => {
       const checked = pathOrError(raw ?? "/");
       if ("error" in checked) return errorMessage(config, GLOB_TOOL_NAME, checked.error);
-      // A hidden search root answers as an empty one, whether or not it exists.
-      if (!ctx.guard.shows(checked.path)) return "No files found";
+      const refused =
+        hiddenRootError(ctx.guard, checked.path) ?? globPatternError(pattern, "pattern");
+      if (refused) return errorMessage(config, GLOB_TOOL_NAME, refused);
       const result = await ctx.backend.glob(pattern, {
         path: checked.path,
         maxResults: DEFAULT_GLOB_MAX_RESULTS,
@@ -49,7 +52,10 @@ export function createGlobTool(ctx: FsToolContext) {
       const files = ctx.guard.visibleInfos(result.files ?? []);
       if (files.length === 0) {
         const missing = await missingRootError(ctx, checked.path);
-        return missing ? errorMessage(config, GLOB_TOOL_NAME, missing) : "No files found";
+        if (missing) return errorMessage(config, GLOB_TOOL_NAME, missing);
+        return result.truncated
+          ? "No files found, but the search was incomplete. Narrow the pattern or path."
+          : "No files found";
       }
       const paths = files.map((f) => f.path);
       const { text, kept } = rowsWithin(paths, ctx.outputChars ?? MAX_TOOL_OUTPUT_CHARS);

@@ -6,6 +6,8 @@ import { budgetNote, MAX_TOOL_OUTPUT_CHARS, rowsWithin } from "./output-budget.j
 import {
   describeBackendError,
   errorMessage,
+  globPatternError,
+  hiddenRootError,
   missingRootError,
   pathOrError,
 } from "./tool-output.js";
@@ -65,6 +67,21 @@ function clipAround(text: string, pattern: string): string {
 }
 
 const REGEX_LOOK = /\\[dwsb]|\.\*|\.\+|[[\]^$|]|\(\?/;
+// "lateFee\(": a regex escape of a character that is itself plain text here.
+const REGEX_ESCAPE = /\\([\\^$.|?*+()[\]{}/])/g;
+
+// After an empty search: grep is literal, so say so when the pattern was written as a regex,
+// and offer the unescaped text when escapes were all that made it one.
+function literalHint(pattern: string): string {
+  const plain = pattern.replace(REGEX_ESCAPE, "$1");
+  if (plain !== pattern && !REGEX_LOOK.test(plain)) {
+    return ` The pattern is matched literally, not as a regex: search ${JSON.stringify(plain)}.`;
+  }
+  if (plain !== pattern || REGEX_LOOK.test(pattern)) {
+    return " The pattern is matched literally, not as a regex: search a plain substring.";
+  }
+  return "";
+}
 
 /** Builds the `grep` tool. */
 export function createGrepTool(ctx: FsToolContext) {
@@ -89,8 +106,10 @@ export function createGrepTool(ctx: FsToolContext) {
     run: async ({ pattern, path: raw, glob, output_mode = "files_with_matches" }, config) => {
       const checked = pathOrError(raw ?? "/");
       if ("error" in checked) return errorMessage(config, GREP_TOOL_NAME, checked.error);
-      // A hidden search root answers as an empty one, whether or not it exists.
-      if (!ctx.guard.shows(checked.path)) return "No matches found.";
+      const refused =
+        hiddenRootError(ctx.guard, checked.path) ??
+        (glob === undefined ? undefined : globPatternError(glob, "glob"));
+      if (refused) return errorMessage(config, GREP_TOOL_NAME, refused);
       const result = await ctx.backend.grep(pattern, {
         path: checked.path,
         glob,
@@ -107,10 +126,10 @@ export function createGrepTool(ctx: FsToolContext) {
       if (matches.length === 0) {
         const missing = await missingRootError(ctx, checked.path);
         if (missing) return errorMessage(config, GREP_TOOL_NAME, missing);
-        const hint = REGEX_LOOK.test(pattern)
-          ? " The pattern is matched literally, not as a regex: search a plain substring."
+        const incomplete = result.truncated
+          ? " The search was incomplete: narrow the path or the file filter."
           : "";
-        return `No matches found.${hint}`;
+        return `No matches found.${incomplete}${literalHint(pattern)}`;
       }
       const narrow = "Narrow the path or the file filter, or search a more specific string.";
       const rows = grepRows(matches, output_mode, pattern);

@@ -1,7 +1,8 @@
 import { ToolMessage } from "@langchain/core/messages";
+import { globProblem } from "../../backends/protocol/glob.js";
 import { checkVirtualPath } from "../../backends/protocol/paths.js";
 import type { BackendError, ExecutionFacts } from "../../backends/protocol/protocol.js";
-import type { FsToolContext } from "../fs-context.js";
+import type { FsGuard, FsToolContext } from "../fs-context.js";
 
 /** The id of the tool call being answered, from the config LangChain hands a tool. */
 export function toolCallIdOf(config: unknown): string {
@@ -92,4 +93,23 @@ export async function missingRootError(
   const file = await ctx.backend.read(path, { limit: 1 });
   if (file.error?.code !== "not_found") return undefined;
   return describeBackendError(listing.error, path, ctx.mentions, ctx.execution);
+}
+
+/**
+ * The refusal for a search root (`grep`/`glob` path) the rules hide, worded as `ls` refuses
+ * it and given before the backend is asked, so it says nothing of whether the root exists.
+ * What a rule hides inside the walk is dropped silently instead.
+ */
+export function hiddenRootError(guard: FsGuard, path: string): string | undefined {
+  if (guard.shows(path)) return undefined;
+  return guard.read(path) ?? `Permission denied: read of ${path}.`;
+}
+
+/** The refusal for a glob the matcher will not take (too long, braces expanding too far). */
+export function globPatternError(pattern: string, argument: string): string | undefined {
+  const problem = globProblem(pattern);
+  return (
+    problem &&
+    `${argument} ${JSON.stringify(pattern.slice(0, 80))}${pattern.length > 80 ? "…" : ""} is refused: ${problem}.`
+  );
 }

@@ -138,6 +138,19 @@ describe("CompositeBackend merged listings and searches", () => {
     expect(routeGlobs("**/b/**/x.md", "/", "/a/b")).toEqual(["/**/x.md", "/**/b/**/x.md"]);
     expect(routeGlobs("**", "/", "/.hidden")).toEqual([]);
     expect(routeGlobs("/a/*/x.md", "/a", "/a/b")).toEqual(["/x.md"]);
+    expect(routeGlobs("{memories/*.md,notes/*.md}", "/", "/memories")).toEqual(["/*.md"]);
+  });
+
+  it("a brace group holding / reaches a route at the depth each alternative names", async () => {
+    const { backend } = setup();
+    expect(paths(await backend.glob("{memories/prefs.md,readme.md}"))).toEqual([
+      "/memories/prefs.md",
+      "/readme.md",
+    ]);
+    expect(paths(await backend.glob("{memories/people,notes}/*.md"))).toEqual([
+      "/memories/people/ana.md",
+      "/notes/todo.md",
+    ]);
   });
 
   it("grep merges every backend with prefixes and caps the total", async () => {

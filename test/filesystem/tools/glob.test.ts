@@ -1,3 +1,4 @@
+import { type GlobOptions, type GlobResult, InMemoryBackend } from "delve";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GLOB_MAX_RESULTS } from "../../../src/backends/protocol/file-query.js";
 import { fsTools, surfaceText, toolNamed } from "./fs-harness.js";
@@ -49,6 +50,37 @@ describe("glob", () => {
     const { ok } = await project();
     expect(await ok("glob", { pattern: "*.rs" })).toBe("No files found");
     expect(await fsTools().ok("glob", { pattern: "**/*" })).toBe("No files found");
+  });
+
+  it("no match from a listing the backend cut short says the search was incomplete", async () => {
+    class CutShort extends InMemoryBackend {
+      override async glob(_pattern: string, _options?: GlobOptions): Promise<GlobResult> {
+        return { files: [], truncated: true };
+      }
+    }
+    expect(await fsTools({ backend: new CutShort() }).ok("glob", { pattern: "*.rs" })).toBe(
+      "No files found, but the search was incomplete. Narrow the pattern or path.",
+    );
+  });
+
+  it("braces, ranges and one-code-point ? follow the shell's reading", async () => {
+    const { backend, ok } = fsTools();
+    for (const path of ["/logs/2023.log", "/logs/2024.log", "/logs/2026.log", "/k/🔑.pem"]) {
+      await backend.write(path, "x");
+    }
+    expect(await ok("glob", { pattern: "logs/{2023..2025}.log" })).toBe(
+      "/logs/2023.log\n/logs/2024.log",
+    );
+    expect(await ok("glob", { pattern: "{logs/*6.log,k/?.pem}" })).toBe(
+      "/k/🔑.pem\n/logs/2026.log",
+    );
+  });
+
+  it("a pattern past the matcher's limits is an error naming the fix", async () => {
+    const { fails } = await project();
+    expect(await fails("glob", { pattern: "{a,b}".repeat(9) })).toMatch(
+      /^Error: pattern "\{a,b\}.*" is refused: it expands to more than 256 patterns .*use a wildcard such as \*/,
+    );
   });
 
   it("a search root that does not exist is an error, not an empty answer", async () => {

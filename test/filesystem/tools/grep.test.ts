@@ -1,3 +1,4 @@
+import { type GrepOptions, type GrepResult, InMemoryBackend } from "delve";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GREP_MAX_COUNT } from "../../../src/backends/protocol/file-query.js";
 import { fsTools, surfaceText, toolNamed } from "./fs-harness.js";
@@ -68,6 +69,47 @@ describe("grep", () => {
     for (const regexy of ["print\\(\\d\\)", "imp.*os", "^import", "os$", "a|b", "[0-9]+"]) {
       expect(await ok("grep", { pattern: regexy })).toBe(hint);
     }
+  });
+
+  it("a regex escape that finds nothing gets the unescaped literal to search instead", async () => {
+    const { backend, ok } = fsTools();
+    await backend.write("/billing.ts", "const total = lateFee(order) + tax;\n");
+    expect(await ok("grep", { pattern: "lateFee\\(" })).toBe(
+      'No matches found. The pattern is matched literally, not as a regex: search "lateFee(".',
+    );
+    expect(await ok("grep", { pattern: "lateFee(" })).toBe("/billing.ts");
+    expect(await ok("grep", { pattern: "order\\) \\+ tax" })).toBe(
+      'No matches found. The pattern is matched literally, not as a regex: search "order) + tax".',
+    );
+  });
+
+  it("zero matches from a search the backend cut short say the search was incomplete", async () => {
+    class CutShort extends InMemoryBackend {
+      override async grep(_pattern: string, _options?: GrepOptions): Promise<GrepResult> {
+        return { matches: [], truncated: true };
+      }
+    }
+    const { ok } = fsTools({ backend: new CutShort() });
+    expect(await ok("grep", { pattern: "x" })).toBe(
+      "No matches found. The search was incomplete: narrow the path or the file filter.",
+    );
+  });
+
+  it("a glob filter past the matcher's limits is an error naming the fix", async () => {
+    const { fails } = await project();
+    expect(await fails("grep", { pattern: "x", glob: "{1..5000}.py" })).toBe(
+      'Error: glob "{1..5000}.py" is refused: it expands to more than 256 patterns (braces multiply); use a wildcard such as * or fewer alternatives.',
+    );
+  });
+
+  it("a root that needs approval is refused naming the rule: grep never asks", async () => {
+    const { backend, fails } = fsTools({
+      permissions: [{ operations: ["read"], paths: ["/policies/**"], mode: "interrupt" }],
+    });
+    await backend.write("/policies/a.md", "refunds");
+    expect(await fails("grep", { pattern: "refunds", path: "/policies" })).toBe(
+      "Error: Permission denied: read of /policies needs human approval under rule 1 (interrupt read /policies/**).",
+    );
   });
 
   it("a search path that does not exist is an error, not No matches found", async () => {
