@@ -20,7 +20,8 @@ export function mcpResultContent(content: unknown, artifact: unknown): unknown {
     typeof normalized === "string" ? [{ type: "text", text: normalized }] : (normalized as any[]);
   const structured = structuredContentOf(artifact);
   const adds =
-    structured !== undefined && !blocks.some((b) => b?.type === "text" && holds(b.text, structured));
+    structured !== undefined &&
+    !blocks.some((b) => b?.type === "text" && holds(b.text, structured));
   const out = adds ? [...blocks, { type: "text", text: JSON.stringify(structured) }] : blocks;
   return out.length === 1 && out[0]?.type === "text" ? out[0].text : out;
 }

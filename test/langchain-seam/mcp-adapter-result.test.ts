@@ -29,7 +29,12 @@ describe("@langchain/mcp-adapters result shape", () => {
       useStandardContentBlocks: true,
       outputHandling: "content",
     });
-    const message: any = await tool!.invoke({ type: "tool_call", id: "1", name: "counts", args: {} });
+    const message: any = await tool!.invoke({
+      type: "tool_call",
+      id: "1",
+      name: "counts",
+      args: {},
+    });
     expect(typeof message.content, "the content is the block's JSON string").toBe("string");
     expect(JSON.parse(message.content)).toMatchObject({
       type: "text",

@@ -1,5 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { HumanMessage, type ToolMessage } from "@langchain/core/messages";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createDeepAgent } from "delve";
 import { connectMcp, type McpConnection } from "delve/mcp";
 import { ScriptedChatModel } from "delve/testing";
