@@ -111,11 +111,11 @@ describe("the HTML eval report against a crafted --compare report, in Chromium",
     const html = renderHtmlReport(after, compareReports(before, after));
     expect(html).not.toMatch(/<script|<img|<svg/i);
     const { page, dialogs } = await open(html);
-    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
     expect(await page.locator("script, img, svg").count()).toBe(0);
     expect(dialogs).toEqual([]);
     // The forged task id is listed as text among the removed tasks.
-    expect(await page.locator("body").innerText()).toContain(`removed: ${PAYLOAD(7)}`);
+    expect(await page.locator("body").textContent()).toContain(`removed: ${PAYLOAD(7)}`);
     await page.close();
   }, 60_000);
 
@@ -126,10 +126,10 @@ describe("the HTML eval report against a crafted --compare report, in Chromium",
       `<script>window.__csp=1</script><img src=x onerror="window.__csp=2"><style>h1{color:rgb(1,2,3)}</style><h1>`,
     );
     const { page, console } = await open(html);
-    expect(await page.evaluate(() => (window as any).__csp)).toBeUndefined();
-    expect(await page.locator("h1").evaluate((h) => getComputedStyle(h).color)).not.toBe(
-      "rgb(1, 2, 3)",
-    );
+    expect(await page.evaluate("window.__csp")).toBeUndefined();
+    expect(
+      await page.locator("h1").evaluate((h) => (globalThis as any).getComputedStyle(h).color),
+    ).not.toBe("rgb(1, 2, 3)");
     expect(console.join("\n")).toMatch(/Content Security Policy/);
     await page.close();
   }, 60_000);
@@ -141,7 +141,7 @@ describe("the HTML eval report against a crafted --compare report, in Chromium",
       page
         .locator(selector)
         .first()
-        .evaluate((el) => getComputedStyle(el).backgroundColor);
+        .evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor);
     expect(await page.locator("section.task.fail").count()).toBe(1);
     expect(await colour("section.fail li.pass .badge")).toBe("rgb(31, 138, 76)");
     expect(await colour("section.fail li.fail .badge")).toBe("rgb(198, 47, 47)");
