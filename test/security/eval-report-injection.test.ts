@@ -1,20 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { tool } from "@langchain/core/tools";
-import { createDeepAgent, ok } from "delve";
-import {
-  calledTool,
-  compareReports,
-  defineTaskSet,
-  readOnly,
-  renderHtmlReport,
-  runTaskSet,
-} from "delve/evals";
-import { ScriptedChatModel } from "delve/testing";
+import { compareReports, renderHtmlReport, runTaskSet } from "delve/evals";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { setOf, sloppy } from "../evals/report-fixtures.js";
 
 // `delve eval --compare old.json` reads a report from a file anyone may have written: no value
 // in it may become live markup in the HTML report, and the page's CSP stops what slips by.
@@ -40,33 +30,6 @@ afterAll(async () => {
   await browser?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-const taskSet = () =>
-  defineTaskSet({
-    name: "orders",
-    agent: (model) =>
-      createDeepAgent({
-        model,
-        tools: ["get_order", "refund_order"].map((name) =>
-          tool(async ({ id }) => ok({ id }), {
-            name,
-            description: `${name} an order.`,
-            schema: z.object({ id: z.string() }),
-          }),
-        ),
-      }),
-    tasks: [
-      { id: "look-up", input: "Is ORD-1 paid?", expect: [calledTool("get_order"), readOnly()] },
-    ],
-  });
-
-// Calls get_order (that check passes), then refund_order (readOnly fails): the task fails.
-const sloppy = () =>
-  new ScriptedChatModel([
-    { toolCalls: [{ name: "get_order", args: { id: "ORD-1" } }] },
-    { toolCalls: [{ name: "refund_order", args: { id: "ORD-1" } }] },
-    "Done.",
-  ]);
 
 const PAYLOAD = (n: number) =>
   `<img src=x onerror="window.__pwned=${n}"><script>window.__pwned=${n}</script><svg onload="window.__pwned=${n}">`;
@@ -106,7 +69,7 @@ async function open(html: string) {
 
 describe("the HTML eval report against a crafted --compare report, in Chromium", () => {
   it("markup in a previous report's numbers and ids is shown as text and never runs", async () => {
-    const after = await runTaskSet(taskSet(), { model: sloppy });
+    const after = await runTaskSet(setOf(), { model: sloppy });
     const before = craftedPrevious(JSON.parse(JSON.stringify(after)));
     const html = renderHtmlReport(after, compareReports(before, after));
     expect(html).not.toMatch(/<script|<img|<svg/i);
@@ -120,7 +83,7 @@ describe("the HTML eval report against a crafted --compare report, in Chromium",
   }, 60_000);
 
   it("the page's CSP stops a script, an event handler and a style that slipped past escaping", async () => {
-    const after = await runTaskSet(taskSet(), { model: sloppy });
+    const after = await runTaskSet(setOf(), { model: sloppy });
     const html = renderHtmlReport(after).replace(
       "<h1>",
       `<script>window.__csp=1</script><img src=x onerror="window.__csp=2"><style>h1{color:rgb(1,2,3)}</style><h1>`,
@@ -135,14 +98,14 @@ describe("the HTML eval report against a crafted --compare report, in Chromium",
   }, 60_000);
 
   it("each check's badge shows its own verdict inside a failed task", async () => {
-    const after = await runTaskSet(taskSet(), { model: sloppy });
+    const after = await runTaskSet(setOf(), { model: sloppy });
     const { page } = await open(renderHtmlReport(after));
     const colour = (selector: string) =>
       page
         .locator(selector)
         .first()
         .evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor);
-    expect(await page.locator("section.task.fail").count()).toBe(1);
+    expect(await page.locator("section.task.fail").count()).toBe(1); // look-up fails, refund passes
     expect(await colour("section.fail li.pass .badge")).toBe("rgb(31, 138, 76)");
     expect(await colour("section.fail li.fail .badge")).toBe("rgb(198, 47, 47)");
     expect(await colour("section.fail h2 .badge")).toBe("rgb(198, 47, 47)");
