@@ -1,7 +1,7 @@
 import type { DynamicStructuredTool } from "@langchain/core/tools";
 import { loadMcpTools } from "@langchain/mcp-adapters";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { adapterResultContent } from "../langchain-seam/mcp-adapter-result.js";
+import { adapterResultContent } from "../langchain-seam/index.js";
 import { trackChild } from "./child-reaper.js";
 import { McpConnectionError } from "./mcp-connection-error.js";
 import { openTransport, withCallHeaders } from "./open-transport.js";
