@@ -55,8 +55,8 @@ class NotStrictExpressible extends Error {}
  * (merged into its object), `$defs` / `definitions`. A `$ref` with keywords beside it (a
  * description) becomes `{ anyOf: [{ $ref }], ... }`, since strict mode refuses those. Returns
  * `undefined` when strict mode cannot say what the schema says: an object taking keys it
- * does not list (`additionalProperties` other than `false`, or no `properties` below the
- * top level), such as a record of values; that tool must go out non-strict. The input is
+ * does not list (`additionalProperties` other than `false`, `patternProperties`, or no
+ * `properties` below the top level), such as a record of values; that tool must go out non-strict. The input is
  * not changed.
  *
  * @example
@@ -117,7 +117,9 @@ class StrictWalk {
   }
 
   private closeObject(out: Schema, source: Schema, top: boolean, sub: (s: Schema) => Schema) {
-    const open = out.additionalProperties !== undefined && out.additionalProperties !== false;
+    const open =
+      (out.additionalProperties !== undefined && out.additionalProperties !== false) ||
+      source.patternProperties !== undefined;
     // Below the top level an object without properties is free-form (any keys).
     if (open || (!top && !isSchema(out.properties) && out.additionalProperties !== false)) {
       throw new NotStrictExpressible();

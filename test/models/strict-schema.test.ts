@@ -83,6 +83,9 @@ describe("strictToolSchema walks every subschema", () => {
     ).toBeUndefined();
     expect(strictToolSchema(obj({ m: { type: "object" } }))).toBeUndefined();
     expect(
+      strictToolSchema(obj({ m: { type: "object", patternProperties: { "^x": leaf } } })),
+    ).toBeUndefined();
+    expect(
       strictToolSchema(obj({ m: { $ref: "#/$defs/M" } }, { $defs: { M: { type: "object" } } })),
     ).toBeUndefined();
     expect(strictToolSchema({ type: "object" })).toEqual({
