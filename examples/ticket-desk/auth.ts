@@ -19,11 +19,18 @@ const TOKENS = tokenTable();
 // The store namespace of a user's files; the same prefix as the graph's StoreBackend.
 const userPrefix = (user: string) => ["ticket-desk", "users", user];
 
+const denied = (what: string) => new HTTPException(403, { message: `${what} is not allowed` });
+
 /**
- * Who is calling: `Authorization: Bearer <token>` looked up in TICKET_DESK_TOKENS. Threads
- * (and their runs) belong to the user who created them, and other users get 404; the store
- * API only opens a user's own namespace, so nobody reads another user's `/user/` files
- * through it either.
+ * Who is calling: `Authorization: Bearer <token>` looked up in TICKET_DESK_TOKENS. Every
+ * resource the server exposes is decided here, and what is not named is refused (`"*"`):
+ * - assistants: the served graph's assistant is the server's, shared by every user, who may
+ *   read and search it but not create, update or delete assistants (an update would change
+ *   every user's runs, e.g. `recursion_limit`);
+ * - threads, and the runs on them: owned by the user who created them; other users get 404,
+ *   and the owner stamp cannot be changed;
+ * - crons: owned like threads (the dev server has none);
+ * - store: only the user's own namespace, so nobody reads another user's `/user/` files.
  *
  * @example
  * new Client({ apiUrl, defaultHeaders: { Authorization: "Bearer s3cret-a" } });
@@ -39,19 +46,26 @@ export const auth = new Auth()
     }
     return { identity: user, permissions: [] };
   })
+  .on("*", ({ event }) => {
+    throw denied(event);
+  })
+  .on(["assistants:read", "assistants:search"], () => true)
+  .on(["assistants:create", "assistants:update", "assistants:delete"], ({ event }) => {
+    throw denied(`${event} (the assistant is shared by every user)`);
+  })
+  .on(["threads", "crons"], ({ user, value }) => {
+    // Stamp the owner on a new or updated record (thread, run, cron), and only show the
+    // caller's own.
+    const record = value as { metadata?: Record<string, unknown> | null };
+    if (record && typeof record === "object" && "metadata" in record) {
+      record.metadata = { ...(record.metadata ?? {}), owner: user.identity };
+    }
+    return { owner: user.identity };
+  })
   .on("store", ({ user, value }) => {
     const namespace = (value as { namespace?: string[] | null }).namespace ?? [];
     const own = userPrefix(user.identity);
     if (!own.every((label, i) => namespace[i] === label)) {
       throw new HTTPException(403, { message: "only your own namespace is open" });
     }
-  })
-  .on("threads", ({ user, value }) => {
-    // Stamp the owner on a new thread (and run), and only show the caller's own threads.
-    // Assistants stay shared: the served graph's assistant is the server's, not a user's.
-    const record = value as { metadata?: Record<string, unknown> | null };
-    if (record && typeof record === "object" && "metadata" in record) {
-      record.metadata = { ...(record.metadata ?? {}), owner: user.identity };
-    }
-    return { owner: user.identity };
   });

@@ -18,7 +18,9 @@ const isClientTool = (tool: any) =>
  * On OpenAI, every tool's `strict` is sent as a boolean: `false` unless the model's
  * `supportsStrictToolCalling` or the request's `modelSettings.strict` turns it on, and then
  * the tool's schema goes out in strict-mode form (optional arguments as null unions; the
- * tool layer reads `null` as "not given").
+ * tool layer reads `null` as "not given"), or with `strict: false` when strict mode cannot
+ * express it (see `strictToolSchema`); on Chat Completions, where ChatOpenAI sends one flag
+ * for all tools, such a tool turns strict off for the whole request.
  */
 export function providerRequestMiddleware() {
   return createMiddleware({
@@ -34,7 +36,19 @@ export function providerRequestMiddleware() {
       const settings = (request.modelSettings ?? {}) as Record<string, unknown>;
       const strict = (settings.strict ?? model?.supportsStrictToolCalling) === true;
       const fitted = tools.map((tool) => openAiFunction(tool, api, strict));
-      return handler({ ...request, messages, tools: fitted as any });
+      // Chat Completions gets one strict flag for every tool from ChatOpenAI: when one tool
+      // cannot be strict, the request goes out non-strict rather than be refused.
+      if (strict && api === "openai-chat-completions" && fitted.some((t) => t.strict === false)) {
+        const loose = tools.map((tool) => openAiFunction(tool, api, false));
+        const modelSettings = { ...settings, strict: false };
+        return handler({
+          ...request,
+          messages,
+          modelSettings,
+          tools: loose.map((t) => t.tool) as any,
+        });
+      }
+      return handler({ ...request, messages, tools: fitted.map((t) => t.tool) as any });
     },
   });
 }
@@ -42,18 +56,23 @@ export function providerRequestMiddleware() {
 // A client tool as an OpenAI function definition with `strict` set (ChatOpenAI would send
 // `null` on Responses, which OpenAI reads as strict); the tool node still runs the
 // registered tool of that name. Tools with a provider definition of their own pass as they are.
-function openAiFunction(tool: any, api: string, strict: boolean): unknown {
-  if (!isClientTool(tool) || tool.extras?.providerToolDefinition) return tool;
+function openAiFunction(
+  tool: any,
+  api: string,
+  strict: boolean,
+): { tool: unknown; strict?: boolean } {
+  if (!isClientTool(tool) || tool.extras?.providerToolDefinition) return { tool };
   const schema = argumentSchemaOf(tool) ?? { type: "object", properties: {} };
-  const fn = {
-    name: tool.name,
-    description: tool.description,
-    parameters: strict ? strictToolSchema(schema) : schema,
-  };
+  // A schema strict mode cannot express (a map of values) goes out as it is, non-strict.
+  const strictForm = strict ? strictToolSchema(schema) : undefined;
+  const sent = strictForm !== undefined;
+  const fn = { name: tool.name, description: tool.description, parameters: strictForm ?? schema };
   // Chat Completions reads `function.strict`; Responses copies top-level keys over its own.
-  return api === "openai-responses"
-    ? { type: "function", function: fn, strict }
-    : { type: "function", function: { ...fn, strict } };
+  const fitted =
+    api === "openai-responses"
+      ? { type: "function", function: fn, strict: sent }
+      : { type: "function", function: { ...fn, strict: sent } };
+  return { tool: fitted, strict: sent };
 }
 
 // Some profile getters throw for unknown models: then assume images are taken.

@@ -36,9 +36,10 @@ const admitsNull = (property: JsonSchema | undefined): boolean => {
 };
 
 /**
- * The call's arguments with every `null` for an optional argument removed: models trained
- * on strict schemas send `null` for "not given", which a plain optional schema refuses.
- * Required arguments, and arguments whose schema admits `null`, keep their value.
+ * The call's arguments with every `null` for an optional argument removed, at any depth the
+ * schema describes (nested objects, array items, `$ref`s): models trained on strict schemas
+ * send `null` for "not given", which a plain optional schema refuses. Required arguments, and
+ * arguments whose schema admits `null`, keep their value.
  *
  * @example
  * withoutNullOptionals(readFileTool, { file_path: "/a.md", offset: null }) // { file_path: "/a.md" }
@@ -49,13 +50,55 @@ export function withoutNullOptionals(
 ): Record<string, unknown> {
   const schema = argumentSchemaOf(tool);
   if (!schema || typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  return withoutNulls(schema, args, schema, 0) as Record<string, unknown>;
+}
+
+// Deeper than the arguments' own nesting limit nothing is looked at.
+const MAX_NULL_DEPTH = 100;
+
+function withoutNulls(node: unknown, value: unknown, root: JsonSchema, depth: number): unknown {
+  const schema = objectBranch(follow(node, root), root);
+  if (!schema || depth > MAX_NULL_DEPTH || typeof value !== "object" || value === null) {
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const prefix: unknown[] = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    const itemOf = (i: number) =>
+      prefix[i] ?? (Array.isArray(schema.items) ? schema.items[i] : schema.items);
+    const items = value.map((item, i) => withoutNulls(itemOf(i), item, root, depth + 1));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
   const required: string[] = Array.isArray(schema.required) ? schema.required : [];
   const props: Record<string, JsonSchema> = schema.properties ?? {};
-  const drop = Object.keys(args).filter(
-    (key) => args[key] === null && !required.includes(key) && !admitsNull(props[key]),
-  );
-  if (drop.length === 0) return args;
-  return Object.fromEntries(Object.entries(args).filter(([key]) => !drop.includes(key)));
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field === null && !required.includes(key) && !admitsNull(follow(props[key], root))) {
+      changed = true;
+      continue;
+    }
+    out[key] = props[key] ? withoutNulls(props[key], field, root, depth + 1) : field;
+    if (out[key] !== field) changed = true;
+  }
+  return changed ? out : value;
+}
+
+// A schema with its local `$ref` followed (a few hops, so a cycle of refs ends).
+function follow(node: unknown, root: JsonSchema): JsonSchema | undefined {
+  let schema = node as JsonSchema | undefined;
+  for (let hop = 0; hop < 8 && typeof schema?.$ref === "string"; hop++) {
+    const target = schema.$ref === "#" ? root : at(root, schema.$ref);
+    schema = typeof target === "object" && target !== null ? (target as JsonSchema) : undefined;
+  }
+  return schema;
+}
+
+// The branch that describes an object or array: the schema, or its one non-null union member.
+function objectBranch(schema: JsonSchema | undefined, root: JsonSchema): JsonSchema | undefined {
+  const union = schema?.anyOf ?? schema?.oneOf;
+  if (!Array.isArray(union)) return schema;
+  const members = union.map((s) => follow(s, root)).filter((s) => s && s.type !== "null");
+  return members.length === 1 ? members[0] : schema;
 }
 
 // Validator lines that only say "a child failed": the child's own line says what.

@@ -89,9 +89,12 @@ export function resultTable(report: EvalReport): string {
   return lines.join("\n");
 }
 
+// The previous report's pass rate may be NaN (not a number in its file).
+const percent = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "?");
+
 function comparisonText(c: ReportComparison): string {
   const lines = [
-    `compared with the previous report: pass rate ${Math.round(c.passRate.before * 100)}% -> ${Math.round(c.passRate.after * 100)}%`,
+    `compared with the previous report: pass rate ${percent(c.passRate.before)} -> ${percent(c.passRate.after)}`,
   ];
   for (const f of c.regressed)
     lines.push(`  regressed: ${f.id}${f.reason ? ` (${f.reason})` : ""}`);

@@ -39,10 +39,15 @@ const METRICS: Array<[MovedBudget["metric"], (t: TaskReport) => number]> = [
   ["cost", (t) => meanOf(t, (r) => r.cost)],
 ];
 
+const finite = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value);
+const numberOrNaN = (value: unknown) => (finite(value) ? value : Number.NaN);
+
 /**
  * Compares two reports of the same task set: the tasks that flipped (regressed or fixed),
  * the per-task budgets that moved (mean model calls, tool errors, tokens, cost, pass rate),
- * and the tasks added or removed.
+ * and the tasks added or removed. `before` may come from a file: a measure in it that is not
+ * a finite number is left out of `moved`, and its pass rate is then `NaN`.
  *
  * @example
  * const diff = compareReports(JSON.parse(readFileSync("before.json", "utf8")), report);
@@ -67,6 +72,8 @@ export function compareReports(before: EvalReport, after: EvalReport): ReportCom
     for (const [metric, measure] of METRICS) {
       const a = measure(prev);
       const b = measure(task);
+      // The previous report is read from a file: a measure that is not a number is not compared.
+      if (!finite(a) || !finite(b)) continue;
       if (a !== b) moved.push({ id: task.id, metric, before: a, after: b });
     }
   }
@@ -77,6 +84,6 @@ export function compareReports(before: EvalReport, after: EvalReport): ReportCom
     moved,
     added: after.tasks.filter((t) => !old.has(t.id)).map((t) => t.id),
     removed: before.tasks.filter((t) => !now.has(t.id)).map((t) => t.id),
-    passRate: { before: before.summary.passRate, after: after.summary.passRate },
+    passRate: { before: numberOrNaN(before.summary?.passRate), after: after.summary.passRate },
   };
 }

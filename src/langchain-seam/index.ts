@@ -10,6 +10,7 @@ export {
   unwrapModelOnce,
   usesOpenAiResponses,
 } from "./chat-models.js";
+export { adapterResultContent } from "./mcp-adapter-result.js";
 export { setMessageId } from "./messages.js";
 export {
   runCheckpointer,

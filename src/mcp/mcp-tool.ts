@@ -1,7 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import { classifyFailure } from "./call-failure.js";
-import { normalizeMcpContent } from "./content-blocks.js";
+import { mcpResultContent } from "./content-blocks.js";
 import { type McpCall, type McpCallResult, runAfter, runBefore } from "./interceptors.js";
 import { McpConnectionError } from "./mcp-connection-error.js";
 import type { McpServerLink } from "./server-link.js";
@@ -92,7 +92,7 @@ async function callServer(
       signal,
     });
     return {
-      result: { content: normalizeMcpContent(content) as any, status: "success" },
+      result: { content: mcpResultContent(content, artifact) as any, status: "success" },
       artifact,
     };
   } catch (e) {

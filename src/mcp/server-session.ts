@@ -1,6 +1,7 @@
 import type { DynamicStructuredTool } from "@langchain/core/tools";
 import { loadMcpTools } from "@langchain/mcp-adapters";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { adapterResultContent } from "../langchain-seam/index.js";
 import { trackChild } from "./child-reaper.js";
 import { McpConnectionError } from "./mcp-connection-error.js";
 import { openTransport, withCallHeaders } from "./open-transport.js";
@@ -86,7 +87,10 @@ export class McpSession {
           { metadata: { timeoutMs: options.timeoutMs }, signal: options.signal },
         ),
       );
-      return { content: message.content, artifact: message.artifact };
+      return {
+        content: adapterResultContent(message.content, message.artifact),
+        artifact: message.artifact,
+      };
     } finally {
       this.inflight--;
       if (this.retired && this.inflight === 0) void this.close();

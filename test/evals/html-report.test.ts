@@ -2,73 +2,16 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { tool } from "@langchain/core/tools";
-import { createDeepAgent, ok } from "delve";
-import {
-  calledTool,
-  compareReports,
-  defineTaskSet,
-  readOnly,
-  renderHtmlReport,
-  runTaskSet,
-} from "delve/evals";
-import { ScriptedChatModel } from "delve/testing";
+import { compareReports, renderHtmlReport, runTaskSet } from "delve/evals";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { countColor, decodePng, luminanceSpread } from "./png.js";
+import { good, setOf, sloppy } from "./report-fixtures.js";
 
 const chromium = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).stdout.trim();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-html-"));
 // Its own profile directory, so parallel Chromium runs never share a profile lock.
 const profile = () => `--user-data-dir=${fs.mkdtempSync(path.join(dir, "profile-"))}`;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const setOf = () =>
-  defineTaskSet({
-    name: "orders <desk>",
-    agent: (model) =>
-      createDeepAgent({
-        model,
-        tools: [
-          tool(async ({ id }) => ok({ id, status: "paid" }), {
-            name: "get_order",
-            description: "Look up an order.",
-            schema: z.object({ id: z.string() }),
-          }),
-          tool(async ({ id }) => ok({ id, refunded: true }), {
-            name: "refund_order",
-            description: "Refund an order; permanent.",
-            schema: z.object({ id: z.string() }),
-          }),
-        ],
-      }),
-    tasks: [
-      { id: "look-up", input: "Is ORD-1 paid?", expect: [calledTool("get_order"), readOnly()] },
-      {
-        id: "refund",
-        input: "Refund ORD-2.",
-        expect: [calledTool("refund_order", { id: "ORD-2" })],
-      },
-    ],
-  });
-
-const good = (task: { id: string }) =>
-  new ScriptedChatModel(
-    task.id === "look-up"
-      ? [{ toolCalls: [{ name: "get_order", args: { id: "ORD-1" } }] }, "ORD-1 is paid."]
-      : [
-          { toolCalls: [{ name: "refund_order", args: { id: "ORD-2" } }] },
-          "Refunded ORD-2 <b>now</b>.",
-        ],
-  );
-const sloppy = (task: { id: string }) =>
-  task.id === "look-up"
-    ? new ScriptedChatModel([
-        { toolCalls: [{ name: "get_order", args: { id: "ORD-1" } }] },
-        { toolCalls: [{ name: "refund_order", args: { id: "ORD-1" } }] },
-        "Refunded it too.",
-      ])
-    : good(task);
 
 // Chromium is installed by .ci/setup; on a machine without it the test is skipped, in CI it must run.
 const needsChromium = !chromium && !process.env.CI;

@@ -1,26 +1,11 @@
 // The ticket desk served by LangGraph's own dev server (`langgraphjs dev` from
 // @langchain/langgraph-cli, in serve/), driven over HTTP with @langchain/langgraph-sdk:
 // what a user of the served agent relies on, offline, on the scripted model.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  freePort,
-  REPO_ROOT,
-  SERVE_DIR,
-  type ServerProcess,
-  STOP_DEADLINE_MS,
-  serveInstalled,
-  serverEnv,
-  startServer,
-} from "./server-process.js";
+import { STOP_DEADLINE_MS, serveInstalled } from "./server-process.js";
+import { type DeskDevServer, DESK_GRAPH as GRAPH, ticketDeskDev } from "./ticket-desk-dev.js";
 
 const installed = serveInstalled();
-const TOKENS = { "token-alice": "alice", "token-bob": "bob" };
-const GRAPH = "ticket_desk";
-const CLI = resolve(SERVE_DIR, "node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs");
 
 const say = (content: string) => ({ messages: [{ role: "user", content }] });
 const call = (tool: string, args: Record<string, unknown>) =>
@@ -32,54 +17,17 @@ const lastText = (values: any): string => {
 };
 
 describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
-  // The server runs in a scratch folder (its storage, .langgraph_api/, lands there) on a
-  // copy of the repo's langgraph.json with its paths made relative to it; tsx reads the repo's tsconfig.
-  const dir = mkdtempSync(join(tmpdir(), "delve-serve-"));
-  let server: ServerProcess | undefined;
-  let port = 0;
-  const alice = () => client("token-alice");
-  const bob = () => client("token-bob");
-  const client = (token: string) =>
-    new Client({ apiUrl: server!.url, defaultHeaders: { Authorization: `Bearer ${token}` } });
-
-  async function start() {
-    server = await startServer({
-      command: process.execPath,
-      args: [CLI, "dev", "--host", "127.0.0.1", "--port", String(port)].concat([
-        "--no-browser",
-        "--no-reload",
-        "--config",
-        join(dir, "langgraph.json"),
-      ]),
-      cwd: dir,
-      env: serverEnv({
-        TICKET_DESK_TOKENS: JSON.stringify(TOKENS),
-        TSX_TSCONFIG_PATH: join(REPO_ROOT, "tsconfig.json"),
-      }),
-      port,
-      headers: { Authorization: "Bearer token-alice" },
-    });
-  }
+  let desk: DeskDevServer;
+  const alice = () => desk.client("token-alice");
+  const bob = () => desk.client("token-bob");
 
   beforeAll(async () => {
-    const config = JSON.parse(readFileSync(join(REPO_ROOT, "langgraph.json"), "utf8"));
-    const absolute = (spec: string) => {
-      const [file, name] = spec.split(":");
-      // relative to the scratch folder: the server joins the path to its folder
-      return `./${relative(dir, resolve(REPO_ROOT, file!))}:${name}`;
-    };
-    config.graphs = Object.fromEntries(
-      Object.entries(config.graphs as Record<string, string>).map(([k, v]) => [k, absolute(v)]),
-    );
-    config.auth.path = absolute(config.auth.path);
-    writeFileSync(join(dir, "langgraph.json"), JSON.stringify(config));
-    port = await freePort();
-    await start();
+    desk = await ticketDeskDev();
+    await desk.start();
   }, 120_000);
 
   afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await desk?.dispose();
   }, STOP_DEADLINE_MS + 30_000);
 
   // Shared across the tests below, in order: one thread with a file, edited under approval.
@@ -192,7 +140,7 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
     expect(lastText(theirs.values)).not.toContain("alice's notes");
     expect(lastText(theirs.values)).toMatch(/not found|does not exist|no such/i);
     // Nor through the API: no token, no access; alice's thread and store are closed to bob.
-    const anonymous = await fetch(`${server!.url}/threads`, { method: "POST", body: "{}" });
+    const anonymous = await fetch(`${desk.url()}/threads`, { method: "POST", body: "{}" });
     expect(anonymous.status).toBe(401);
     await expect(bob().threads.get(first.thread_id)).rejects.toThrow(/404|not found/i);
     await expect(
@@ -212,10 +160,10 @@ describe.skipIf(!installed)("the ticket desk on langgraphjs dev", () => {
     async () => {
       const before = await alice().threads.getState(threadId);
       const historyBefore = await alice().threads.getHistory(threadId, { limit: 200 });
-      await server!.stop();
+      await desk.stop();
       // It exited on its own after flushing its storage (stop() waits for that, however long).
-      expect(server!.output()).toContain("Flushing to persistent storage");
-      await start();
+      expect(desk.output()).toContain("Flushing to persistent storage");
+      await desk.start();
       // A MemorySaver (the graph's own) would have lost the thread: the server's replaced it.
       const after = await alice().threads.getState(threadId);
       expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);

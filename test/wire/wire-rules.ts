@@ -51,6 +51,7 @@ export function toolNameProblem(name: unknown, where: string): string | undefine
 // Keywords OpenAI's strict mode refuses (structured outputs' supported subset excludes them).
 const STRICT_UNSUPPORTED = [
   "allOf",
+  "oneOf",
   "not",
   "if",
   "then",
@@ -60,6 +61,7 @@ const STRICT_UNSUPPORTED = [
   "patternProperties",
   "propertyNames",
   "unevaluatedProperties",
+  "unevaluatedItems",
   "minProperties",
   "maxProperties",
   "uniqueItems",
@@ -68,18 +70,39 @@ const STRICT_UNSUPPORTED = [
 ];
 
 /**
- * OpenAI's strict-mode schema rules: every object has `additionalProperties: false` and
- * lists every property in `required` (optional ones as a null union), no unsupported
- * keyword, and every subschema says its type (or is an anyOf / enum / const).
+ * OpenAI's strict-mode schema rules, in every subschema (`$defs` and `definitions` too):
+ * every object has `additionalProperties: false` and lists every property in `required`
+ * (optional ones as a null union), no unsupported keyword, a `$ref` has no keyword beside it
+ * and points at a schema that exists, and every subschema says its type (or is an anyOf /
+ * enum / const / $ref).
  */
-export function strictSchemaProblem(schema: any, path = "parameters"): string | undefined {
+export function strictSchemaProblem(
+  schema: any,
+  path = "parameters",
+  root = schema,
+): string | undefined {
   if (typeof schema !== "object" || schema === null) return `${path}: schema must be an object`;
   for (const key of STRICT_UNSUPPORTED) {
     if (key in schema) return `${path}: '${key}' is not permitted in strict mode`;
   }
+  const inside = (sub: any, where: string) => strictSchemaProblem(sub, `${path}.${where}`, root);
+  for (const key of ["$defs", "definitions"]) {
+    for (const [name, sub] of Object.entries(schema[key] ?? {})) {
+      const problem = inside(sub, `${key}.${name}`);
+      if (problem) return problem;
+    }
+  }
+  if (typeof schema.$ref === "string") {
+    const extra = Object.keys(schema).filter(
+      (k) => k !== "$ref" && k !== "$defs" && k !== "definitions",
+    );
+    if (extra.length) return `${path}: $ref cannot have keywords {'${extra.join("', '")}'}`;
+    if (!refTarget(root, schema.$ref)) return `${path}: reference ${schema.$ref} can't be resolved`;
+    return undefined;
+  }
   if (Array.isArray(schema.anyOf)) {
     for (const [i, sub] of schema.anyOf.entries()) {
-      const problem = strictSchemaProblem(sub, `${path}.anyOf[${i}]`);
+      const problem = inside(sub, `anyOf[${i}]`);
       if (problem) return problem;
     }
     return undefined;
@@ -88,7 +111,7 @@ export function strictSchemaProblem(schema: any, path = "parameters"): string | 
     return `${path}: schema must have a 'type' key`;
   }
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types.includes("object")) {
+  if (types.includes("object") || schema.properties !== undefined) {
     if (schema.additionalProperties !== false) {
       return `${path}: 'additionalProperties' is required to be supplied and to be false`;
     }
@@ -99,14 +122,33 @@ export function strictSchemaProblem(schema: any, path = "parameters"): string | 
       return `${path}: 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'`;
     }
     for (const p of props) {
-      const problem = strictSchemaProblem(schema.properties[p], `${path}.properties.${p}`);
+      const problem = inside(schema.properties[p], `properties.${p}`);
       if (problem) return problem;
     }
   }
-  if (types.includes("array") && schema.items !== undefined) {
-    return strictSchemaProblem(schema.items, `${path}.items`);
+  const items = [
+    ...(schema.items !== undefined ? [["items", schema.items]] : []),
+    ...(schema.prefixItems ?? []).map((s: any, i: number) => [`prefixItems[${i}]`, s]),
+  ];
+  for (const [where, sub] of items) {
+    const problem = inside(sub, where);
+    if (problem) return problem;
   }
   return undefined;
+}
+
+// A local JSON pointer's target ("#", "#/$defs/Seat"), or undefined.
+function refTarget(root: any, ref: string): unknown {
+  if (ref === "#") return root;
+  if (!ref.startsWith("#/")) return undefined;
+  return ref
+    .slice(2)
+    .split("/")
+    .reduce(
+      (at: any, key) =>
+        at && typeof at === "object" ? at[key.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined,
+      root,
+    );
 }
 
 const MAGIC: Array<[string, (b: Buffer) => boolean]> = [

@@ -213,6 +213,10 @@ export class CompositeBackend implements BackendProtocol {
   async #delete(path: string): Promise<DeleteResult> {
     const target = this.#resolve(path);
     if ("error" in target) return { error: target.error };
+    // Refused before any route is touched: deleting "/" would empty every mount first.
+    if (target.path === "/") {
+      return { error: invalidPathError(path, "refusing to delete the root directory") };
+    }
     const { route, backend, inner } = target.resolved;
     if (typeof backend.delete !== "function") {
       const message = `deletion is not supported for ${target.path}`;
@@ -278,10 +282,7 @@ export class CompositeBackend implements BackendProtocol {
 
   #resolve(input: string): Target | { error: BackendError } {
     const checked = checkVirtualPath(input);
-    if (!checked.ok) {
-      const message = `invalid path ${JSON.stringify(input)}: ${checked.reason}`;
-      return { error: { code: "invalid_path", message } };
-    }
+    if (!checked.ok) return { error: invalidPathError(input, checked.reason) };
     return { path: checked.path, resolved: this.#table.resolve(checked.path) };
   }
 
@@ -372,4 +373,8 @@ interface SearchCall {
 function checkedPath(input: string): string {
   const checked = checkVirtualPath(input);
   return checked.ok ? checked.path : input;
+}
+
+function invalidPathError(input: string, reason: string): BackendError {
+  return { code: "invalid_path", message: `invalid path ${JSON.stringify(input)}: ${reason}` };
 }

@@ -24,6 +24,28 @@ export interface SkillMetadata {
 
 /** Longest `compatibility` text (the Agent Skills format's limit). */
 export const MAX_SKILL_COMPATIBILITY_LENGTH = 500;
+/** Longest `license` text, and longest entry of `allowed-tools`. */
+const MAX_SKILL_FIELD_LENGTH = 100;
+/** Most entries in `allowed-tools`. */
+const MAX_SKILL_ALLOWED_TOOLS = 50;
+
+// Whitespace of any kind (line breaks, tabs, U+2028) becomes one space; other control and
+// format characters (bidi overrides, tag characters) go, except the joiners emoji need.
+const INVISIBLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * A front-matter value as the prompt shows it: one line, whitespace runs collapsed, control
+ * and format characters removed, so a skill file cannot add lines to the prompt.
+ *
+ * @example
+ * promptLine("read_file\n- forged: entry") // "read_file - forged: entry"
+ */
+function promptLine(text: string): string {
+  return text.replace(/\s+/g, " ").replace(INVISIBLE, "").replace(/ {2,}/g, " ").trim();
+}
+
+const tooLong = (field: string, text: string, max: number) =>
+  text.length > max ? { reason: `${field} is ${text.length} characters (at most ${max})` } : null;
 
 // Lowercase letters and digits in hyphen-separated runs: no leading, trailing or double hyphen.
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -71,13 +93,10 @@ export function skillMetadataOf(path: string, text: string): SkillMetadata | { r
   ) {
     return { reason: "description must be text" };
   }
-  const description = (rawDescription ?? "").trim().replace(/\s+/g, " ");
+  const description = promptLine(rawDescription ?? "");
   if (!description) return { reason: "description is missing" };
-  if (description.length > MAX_SKILL_DESCRIPTION_LENGTH) {
-    return {
-      reason: `description is ${description.length} characters (at most ${MAX_SKILL_DESCRIPTION_LENGTH})`,
-    };
-  }
+  const long = tooLong("description", description, MAX_SKILL_DESCRIPTION_LENGTH);
+  if (long) return long;
   const optional = optionalFields(fields);
   if ("reason" in optional) return optional;
   return { name: trimmedName, description, path, ...optional };
@@ -95,17 +114,17 @@ function optionalFields(fields: Map<string, unknown>): OptionalFields | { reason
   const license = fields.get("license");
   if (given("license")) {
     if (typeof license !== "string") return { reason: "license must be text" };
-    if (license.trim()) out.license = license.trim().replace(/\s+/g, " ");
+    const text = promptLine(license);
+    const long = tooLong("license", text, MAX_SKILL_FIELD_LENGTH);
+    if (long) return long;
+    if (text) out.license = text;
   }
   const compatibility = fields.get("compatibility");
   if (given("compatibility")) {
     if (typeof compatibility !== "string") return { reason: "compatibility must be text" };
-    const text = compatibility.trim().replace(/\s+/g, " ");
-    if (text.length > MAX_SKILL_COMPATIBILITY_LENGTH) {
-      return {
-        reason: `compatibility is ${text.length} characters (at most ${MAX_SKILL_COMPATIBILITY_LENGTH})`,
-      };
-    }
+    const text = promptLine(compatibility);
+    const long = tooLong("compatibility", text, MAX_SKILL_COMPATIBILITY_LENGTH);
+    if (long) return long;
     if (text) out.compatibility = text;
   }
   const tools = fields.get("allowed-tools");
@@ -114,7 +133,14 @@ function optionalFields(fields: Map<string, unknown>): OptionalFields | { reason
     if (!Array.isArray(list) || list.some((t) => typeof t !== "string")) {
       return { reason: "allowed-tools must be a list of tool names or a space-separated string" };
     }
-    const names = list.map((t: string) => t.trim()).filter(Boolean);
+    const names = list.map((t: string) => promptLine(t)).filter(Boolean);
+    if (names.length > MAX_SKILL_ALLOWED_TOOLS) {
+      return {
+        reason: `allowed-tools has ${names.length} entries (at most ${MAX_SKILL_ALLOWED_TOOLS})`,
+      };
+    }
+    const longName = names.find((n: string) => n.length > MAX_SKILL_FIELD_LENGTH);
+    if (longName) return tooLong("an allowed-tools entry", longName, MAX_SKILL_FIELD_LENGTH)!;
     if (names.length) out.allowedTools = names;
   }
   const metadata = fields.get("metadata");
