@@ -72,15 +72,20 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
     const { thread, ns } = where(config);
-    const saved = await this.#saving.run({ thread, keepWhole: metadata }, () =>
+    const save: SaveContext = { thread, keepWhole: metadata };
+    const saved = await this.#saving.run(save, () =>
       this.saver.put(config, checkpoint, metadata, newVersions),
     );
-    await this.chunks.noteCheckpoint?.(
-      thread,
-      ns,
-      checkpoint.id,
-      Object.keys(checkpoint.channel_values ?? {}),
-    );
+    // Only a cut checkpoint needs its channels noted (SQLite reads a whole one itself). Lost
+    // to a kill here, the history read falls back to the saver's own walk: slower, the same.
+    if (save.cut) {
+      await this.chunks.noteCheckpoint?.(
+        thread,
+        ns,
+        checkpoint.id,
+        Object.keys(checkpoint.channel_values ?? {}),
+      );
+    }
     return saved;
   }
 
@@ -91,11 +96,12 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     taskPath?: string,
   ): Promise<void> {
     const { thread, ns } = where(config);
+    const id = config.configurable?.checkpoint_id;
+    // Before the writes: a history read that sees them must also see how to order them.
+    if (taskPath && id) await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
     await this.#saving.run({ thread }, () =>
       this.saver.putWrites(config, writes, taskId, taskPath),
     );
-    const id = config.configurable?.checkpoint_id;
-    if (taskPath && id) await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
   }
 
   /** Deletes the thread's checkpoints, then the strings no other thread uses. */
