@@ -22,12 +22,27 @@ export interface SaveContext {
  * saver re-reading its metadata) are left whole.
  */
 export class ChunkingSerde implements SerializerProtocol {
+  // A saver that loads every value as "json" whatever its type (MemorySaver) keeps the very
+  // arrays it was given: there a skeleton is one of the arrays made here, not a shape.
+  readonly #made: WeakSet<object> | undefined;
+
   constructor(
     readonly inner: SerializerProtocol,
     readonly store: ChunkStore,
     readonly minChunk: number,
     readonly saving: AsyncLocalStorage<SaveContext>,
-  ) {}
+    /** False for a saver that loses the stored types but keeps the arrays (in memory). */
+    typesKept = true,
+  ) {
+    this.#made = typesKept ? undefined : new WeakSet();
+  }
+
+  #refs(type: string, data: Uint8Array | string) {
+    if (this.#made && !(typeof data === "object" && data !== null && this.#made.has(data))) {
+      return undefined;
+    }
+    return skeletonRefs(type, data);
+  }
 
   async dumpsTyped(value: any): Promise<[string, Uint8Array]> {
     const out = await this.inner.dumpsTyped(value);
@@ -38,11 +53,12 @@ export class ChunkingSerde implements SerializerProtocol {
     // Awaited: the chunks are committed before the row that points at them is written.
     await this.store.put(save.thread, split.chunks);
     save.cut = true;
+    this.#made?.add(split.skeleton);
     return ["json", split.skeleton];
   }
 
   async loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
-    const refs = skeletonRefs(type, data);
+    const refs = this.#refs(type, data);
     if (!refs) return this.inner.loadsTyped(type, data);
     const texts = await this.store.get(refs.hashes, refs.thread);
     return this.inner.loadsTyped(type, joinLargeStrings(data, refs, texts));
@@ -50,7 +66,7 @@ export class ChunkingSerde implements SerializerProtocol {
 
   /** Loads many stored values with one chunk lookup per thread for all of them. */
   async loadMany(items: readonly { type: string; value: Uint8Array | string }[]): Promise<any[]> {
-    const refs = items.map((i) => skeletonRefs(i.type, i.value));
+    const refs = items.map((i) => this.#refs(i.type, i.value));
     const byThread = new Map<string | undefined, string[]>();
     for (const r of refs) if (r) byThread.set(r.thread, [...(byThread.get(r.thread) ?? []), ...r.hashes]);
     const texts = new Map<string | undefined, Map<string, string>>();

@@ -49,7 +49,9 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
   ) {
     super();
     withFastDecoding(saver);
-    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving);
+    // MemorySaver loads every stored value as "json", whatever type it was saved with.
+    const typesKept = !isMemorySaver(saver);
+    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving, typesKept);
     saver.serde = this.#serde;
     this.serde = this.#serde;
   }
@@ -183,8 +185,11 @@ export function compactCheckpointer(
   return new CompactCheckpointer(saver, options.store ?? defaultStore(saver), minChunk);
 }
 
+const isMemorySaver = (saver: any): boolean =>
+  saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver";
+
 function defaultStore(saver: any): ChunkStore {
-  if (saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver") {
+  if (isMemorySaver(saver)) {
     return new MemoryChunkStore();
   }
   const db = saver?.db;

@@ -42,7 +42,8 @@ export function splitLargeStrings(
   if (data.length < MIN_SPLIT_BYTES) return undefined;
   const text = typeof data === "string" ? data : decoder.decode(data);
   const first = text.charCodeAt(0);
-  if (first !== 0x7b && first !== 0x5b) return undefined; // only JSON objects and arrays
+  // JSON objects, arrays and strings (PostgresSaver stores each channel value alone).
+  if (first !== 0x7b && first !== 0x5b && first !== 0x22) return undefined;
   const chunks: Chunk[] = [];
   const hashes: string[] = [];
   const skeleton = text.replace(STRING_LITERAL, (literal) => {
