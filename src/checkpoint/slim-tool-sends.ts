@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { Send } from "@langchain/langgraph";
+import { leanMiddlewareWrites } from "../langchain-seam/middleware-node-writes.js";
 
 // langchain 1.5.14's createAgent sends each tool call as `Send("tools", { ...state,
 // lg_tool_call })`, and LangGraph stores every Send twice per step: a full copy of the state
@@ -33,6 +34,8 @@ export function hasSlimToolSends(agent: unknown): boolean {
 export function slimToolSends<T>(agent: T): T {
   const graph = (agent as any)?.graph;
   if (!graph || graph[APPLIED]) return agent;
+  // Middleware hooks write back only what they changed (not the whole state each time).
+  leanMiddlewareWrites(graph);
   // `withConfig` builds a new agent graph: patch that one too.
   const withConfig = (agent as any).withConfig;
   if (typeof withConfig === "function") {
