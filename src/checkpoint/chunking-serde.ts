@@ -68,9 +68,11 @@ export class ChunkingSerde implements SerializerProtocol {
   async loadMany(items: readonly { type: string; value: Uint8Array | string }[]): Promise<any[]> {
     const refs = items.map((i) => this.#refs(i.type, i.value));
     const byThread = new Map<string | undefined, string[]>();
-    for (const r of refs) if (r) byThread.set(r.thread, [...(byThread.get(r.thread) ?? []), ...r.hashes]);
+    for (const r of refs)
+      if (r) byThread.set(r.thread, [...(byThread.get(r.thread) ?? []), ...r.hashes]);
     const texts = new Map<string | undefined, Map<string, string>>();
-    for (const [thread, hashes] of byThread) texts.set(thread, await this.store.get(hashes, thread));
+    for (const [thread, hashes] of byThread)
+      texts.set(thread, await this.store.get(hashes, thread));
     return Promise.all(
       items.map((item, n) => {
         const r = refs[n];

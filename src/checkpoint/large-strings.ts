@@ -84,7 +84,11 @@ export function skeletonRefs(type: string, data: Uint8Array | string): SkeletonR
   }
   if (text.startsWith(MAGIC_V1)) {
     const end = text.indexOf("\n");
-    return { thread: undefined, hashes: text.slice(MAGIC_V1.length, end).split(","), body: end + 1 };
+    return {
+      thread: undefined,
+      hashes: text.slice(MAGIC_V1.length, end).split(","),
+      body: end + 1,
+    };
   }
   return undefined;
 }

@@ -67,7 +67,9 @@ export class SqliteChunkStore implements ChunkStore {
       const marks = part.map(() => "?").join(",");
       const rows =
         thread === undefined
-          ? this.#db.prepare(`SELECT hash, data FROM delve_chunks WHERE hash IN (${marks})`).all(...part)
+          ? this.#db
+              .prepare(`SELECT hash, data FROM delve_chunks WHERE hash IN (${marks})`)
+              .all(...part)
           : this.#db
               .prepare(
                 `SELECT c.hash, c.data FROM delve_chunk_refs r JOIN delve_chunks c ON c.hash = r.hash

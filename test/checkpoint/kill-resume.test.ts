@@ -28,26 +28,29 @@ else console.warn("kill-resume: PostgreSQL cases skipped (no server, see above).
 const runs = (ledger: string) =>
   existsSync(ledger) ? readFileSync(ledger, "utf8").trim().split("\n").length : 0;
 
-describe.each(databases)("kill -9 after a saved step, resumed by another process (%s)", (_n, db) => {
-  it("the tool that finished before the kill runs once, and its result survives", async () => {
-    const saver = db();
-    for (let trial = 0; trial < 2; trial += 1) {
-      const ledger = join(dir, `ledger-${Math.random()}`);
-      const thread = `t${trial}`;
-      const first = startRacer(CHILD, ["run", saver, ledger, thread]);
-      await first.printed("hung");
-      first.child.kill("SIGKILL");
-      await first.done;
-      expect(runs(ledger)).toBe(1);
-      const second = startRacer(CHILD, ["resume", saver, ledger, thread]);
-      const messages: [string, string][] = await second.done;
-      expect(runs(ledger)).toBe(1);
-      expect(messages).toEqual([
-        ["human", "record it"],
-        ["ai", ""],
-        ["tool", "recorded n1"],
-        ["ai", "done"],
-      ]);
-    }
-  }, 120_000);
-});
+describe.each(databases)(
+  "kill -9 after a saved step, resumed by another process (%s)",
+  (_n, db) => {
+    it("the tool that finished before the kill runs once, and its result survives", async () => {
+      const saver = db();
+      for (let trial = 0; trial < 2; trial += 1) {
+        const ledger = join(dir, `ledger-${Math.random()}`);
+        const thread = `t${trial}`;
+        const first = startRacer(CHILD, ["run", saver, ledger, thread]);
+        await first.printed("hung");
+        first.child.kill("SIGKILL");
+        await first.done;
+        expect(runs(ledger)).toBe(1);
+        const second = startRacer(CHILD, ["resume", saver, ledger, thread]);
+        const messages: [string, string][] = await second.done;
+        expect(runs(ledger)).toBe(1);
+        expect(messages).toEqual([
+          ["human", "record it"],
+          ["ai", ""],
+          ["tool", "recorded n1"],
+          ["ai", "done"],
+        ]);
+      }
+    }, 120_000);
+  },
+);
