@@ -48,6 +48,19 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
     return this.#ready;
   }
 
+  // Reads do not create the tables (a DDL round trip on every cold read): a table that is
+  // not there yet is created and the read tried again.
+  async #read(sql: string, params: unknown[]): Promise<{ rows: any[] }> {
+    await this.#ready?.catch(() => {});
+    try {
+      return await this.#pool.query(sql, params);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "42P01") throw error;
+      await this.#setup();
+      return this.#pool.query(sql, params);
+    }
+  }
+
   // One statement (one transaction, one round trip): the chunks and the thread's use of them
   // are committed together, before the caller writes the row that points at them. No cache
   // of what is saved: another process may have deleted it since.
@@ -65,16 +78,15 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
   }
 
   async get(hashes: readonly string[], thread?: string): Promise<Map<string, string>> {
-    await this.#setup();
     const s = this.#s;
     const unique = [...new Set(hashes)];
     const { rows } =
       thread === undefined
-        ? await this.#pool.query(
+        ? await this.#read(
             `SELECT hash, data FROM ${s}.delve_chunks WHERE hash = ANY($1::text[])`,
             [unique],
           )
-        : await this.#pool.query(
+        : await this.#read(
             `SELECT c.hash, c.data FROM ${s}.delve_chunk_refs r JOIN ${s}.delve_chunks c ON c.hash = r.hash
              WHERE r.thread_id = $1 AND r.hash = ANY($2::text[])`,
             [thread, unique],
@@ -115,7 +127,7 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
     id: string,
     channels: readonly string[],
   ): Promise<StoredAncestor[]> {
-    await this.#setup();
-    return postgresAncestors(this.#pool, this.#schema, thread, ns, id, channels, true);
+    const pool = { query: (sql: string, params?: unknown[]) => this.#read(sql, params ?? []) };
+    return postgresAncestors(pool, this.#schema, thread, ns, id, channels, true);
   }
 }
