@@ -1,8 +1,6 @@
 // Two compactCheckpointers on one database (two servers, or two processes): what one deletes,
 // the other must not believe is still saved. A thread deleted through one and reused through
 // the other reads back whole.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
@@ -11,17 +9,11 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createDeepAgent } from "delve";
 import { compactCheckpointer } from "delve/checkpoint";
 import { ScriptedChatModel } from "delve/testing";
-import { afterAll, describe, expect, it } from "vitest";
-import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
+import { describe, expect, it } from "vitest";
+import { uniqueSchema } from "../helpers/postgres.js";
+import { scratch } from "../helpers/scratch.js";
 
-const dir = mkdtempSync(join(tmpdir(), "delve-two-"));
-const pg = await testPostgres();
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-  pg?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, pg, closers } = await scratch("delve-two-");
 
 /** Opens a new saver over one shared database each call (a second process would). */
 const databases: Array<[string, () => () => Promise<BaseCheckpointSaver>]> = [

@@ -2,8 +2,6 @@
 // stored skeleton (the reference format, with a real or an unknown hash) must come back as
 // the data it is, and a skeleton resolves only the strings its own thread saved.
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   Annotation,
@@ -16,18 +14,12 @@ import {
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { compactCheckpointer } from "delve/checkpoint";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { splitLargeStrings } from "../../src/checkpoint/large-strings.js";
-import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
+import { uniqueSchema } from "../helpers/postgres.js";
+import { scratch } from "../helpers/scratch.js";
 
-const dir = mkdtempSync(join(tmpdir(), "delve-refs-"));
-const pg = await testPostgres();
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-  pg?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, pg, closers } = await scratch("delve-refs-");
 
 const SECRET = `thread A's secret ${"s".repeat(3000)}`;
 const hashOf = (text: string) =>
