@@ -23,6 +23,7 @@ import { MemoryChunkStore } from "../src/checkpoint/chunk-store.js";
 import { compactCheckpointer } from "../src/checkpoint/index.js";
 import { createDeepAgent } from "../src/index.js";
 import { ScriptedChatModel } from "../src/models/scripted-model.js";
+import { postgresStoredBytes, sqliteStoredBytes } from "./lib/stored-bytes.js";
 
 /** What one run is. */
 export interface RunConfig {
@@ -118,47 +119,8 @@ async function bytesStored(
     const chunks = wrapped?.chunks instanceof MemoryChunkStore ? wrapped.chunks.size().chars : 0;
     return deepBytes(base.storage) + deepBytes(base.writes) + chunks;
   }
-  if (config.saver === "sqlite") {
-    const db = base.db;
-    const sum = (sql: string) => Number((db.prepare(sql).get() as any)?.n ?? 0);
-    const has = (t: string) =>
-      sum(`SELECT count(*) AS n FROM sqlite_master WHERE name = '${t}'`) > 0;
-    let total =
-      sum("SELECT COALESCE(SUM(length(checkpoint) + length(metadata)), 0) AS n FROM checkpoints") +
-      sum("SELECT COALESCE(SUM(length(value)), 0) AS n FROM writes");
-    if (has("delve_chunks")) {
-      total += sum("SELECT COALESCE(SUM(length(hash) + length(data)), 0) AS n FROM delve_chunks");
-      total += sum(
-        "SELECT COALESCE(SUM(length(thread_id) + length(hash)), 0) AS n FROM delve_chunk_refs",
-      );
-      total += sum("SELECT COALESCE(SUM(length(channels)), 0) AS n FROM delve_checkpoint_channels");
-    }
-    return total;
-  }
-  const q = async (sql: string) => {
-    try {
-      return Number((await base.pool.query(sql)).rows[0]?.n ?? 0);
-    } catch {
-      return 0; // a delve_* table that was never created
-    }
-  };
-  const s = `"${schema}"`;
-  return (
-    (await q(
-      `SELECT COALESCE(SUM(octet_length(checkpoint::text) + octet_length(metadata::text)), 0) AS n FROM ${s}.checkpoints`,
-    )) +
-    (await q(`SELECT COALESCE(SUM(octet_length(blob)), 0) AS n FROM ${s}.checkpoint_blobs`)) +
-    (await q(`SELECT COALESCE(SUM(octet_length(blob)), 0) AS n FROM ${s}.checkpoint_writes`)) +
-    (await q(
-      `SELECT COALESCE(SUM(octet_length(hash) + octet_length(data)), 0) AS n FROM ${s}.delve_chunks`,
-    )) +
-    (await q(
-      `SELECT COALESCE(SUM(octet_length(thread_id) + octet_length(hash)), 0) AS n FROM ${s}.delve_chunk_refs`,
-    )) +
-    (await q(
-      `SELECT COALESCE(SUM(octet_length(channels::text)), 0) AS n FROM ${s}.delve_checkpoint_channels`,
-    ))
-  );
+  if (config.saver === "sqlite") return sqliteStoredBytes(base.db).total;
+  return (await postgresStoredBytes(base.pool, schema)).total;
 }
 
 const shapeOf = (values: any) =>

@@ -13,6 +13,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { runCheckpointDesksBench } from "./checkpoint-desks.js";
 import { type RunConfig, type RunResult, runCheckpointCase } from "./checkpoint-run.js";
 import {
   type BenchOptions,
@@ -75,6 +76,7 @@ export async function runCheckpointsBench(options: BenchOptions): Promise<BenchR
       done.targets.push(target(`${workload}: runs that crashed`, failed.length, 0, ""));
     reports.push(done);
   }
+  reports.push(await runCheckpointDesksBench(options));
   return reports;
 }
 
@@ -111,7 +113,7 @@ function report(
       if (workload === "files") {
         targets.push(
           target(
-            `${name}: stored/content @${max}`,
+            `${name}: stored/content @${max} (every non-key column)`,
             ratio(r, max),
             contender === "delve" ? 15 : 2,
             "x",
@@ -173,7 +175,7 @@ function report(
     ],
     targets,
     notes: [
-      "Bytes: the savers' own tables or objects (and compactCheckpointer's chunk tables), as stored, uncompressed.",
+      "Bytes: every non-key column of every table (saver's, compactCheckpointer's, claims), uncompressed; MemorySaver: its objects.",
       "Delve runs with summarization: false (storage is measured; the scripted model cannot summarise).",
       `deepagents stops at ${DEEPAGENTS_MAX} steps: its storage grows with the square of the steps.`,
       ...(pgUrl || options.smoke ? [] : ["PostgreSQL skipped: DELVE_PG_URL is not set."]),

@@ -23,10 +23,21 @@ export interface StoredAncestor {
  * with the threads that use it, so deleting a thread frees the chunks no other thread uses.
  */
 export interface ChunkStore {
-  /** Saves chunks for a thread; called before the checkpoint that points at them is saved. */
+  /**
+   * Saves chunks for a thread, durably, before it resolves: it is awaited before the row that
+   * points at them is written. No cache may skip a save (another process may have deleted
+   * the rows since).
+   */
   put(thread: string, chunks: readonly Chunk[]): Promise<void> | void;
-  /** The JSON text of each chunk asked for that exists. */
-  get(hashes: readonly string[]): Promise<Map<string, string>> | Map<string, string>;
+  /**
+   * The JSON text of each chunk asked for that exists and, when `thread` is given, that this
+   * thread saved (a skeleton resolves only chunks of its own thread). Read from the rows each
+   * time: a chunk another process deleted is not answered from memory.
+   */
+  get(
+    hashes: readonly string[],
+    thread?: string,
+  ): Promise<Map<string, string>> | Map<string, string>;
   /** Forgets the thread's use of its chunks and deletes those no other thread uses. */
   deleteThread(thread: string): Promise<void> | void;
   /** Records which channel values a checkpoint holds (the delta-history read needs it). */
@@ -64,11 +75,11 @@ export class MemoryChunkStore implements ChunkStore {
     }
   }
 
-  get(hashes: readonly string[]): Map<string, string> {
+  get(hashes: readonly string[], thread?: string): Map<string, string> {
     const out = new Map<string, string>();
     for (const hash of hashes) {
       const entry = this.#chunks.get(hash);
-      if (entry) out.set(hash, entry.text);
+      if (entry && (thread === undefined || entry.threads.has(thread))) out.set(hash, entry.text);
     }
     return out;
   }
@@ -87,34 +98,5 @@ export class MemoryChunkStore implements ChunkStore {
     let chars = 0;
     for (const { text } of this.#chunks.values()) chars += text.length;
     return { chunks: this.#chunks.size, chars };
-  }
-}
-
-/** Remembers which (thread, chunk) pairs are already saved, so a step re-saves none. */
-export class KnownChunks {
-  readonly #byThread = new Map<string, Set<string>>();
-
-  /** The chunks not yet known for the thread (and marks them known). */
-  fresh(thread: string, chunks: readonly Chunk[]): Chunk[] {
-    const known = this.#byThread.get(thread) ?? new Set<string>();
-    this.#byThread.set(thread, known);
-    const out: Chunk[] = [];
-    for (const chunk of chunks) {
-      if (known.has(chunk.hash)) continue;
-      known.add(chunk.hash);
-      out.push(chunk);
-    }
-    return out;
-  }
-
-  /** Forgets what was saved for a thread (after a failed save, or its deletion). */
-  forget(thread: string, chunks?: readonly Chunk[]): void {
-    if (!chunks) this.#byThread.delete(thread);
-    else for (const c of chunks) this.#byThread.get(thread)?.delete(c.hash);
-  }
-
-  /** Forgets every thread (another thread's deletion may have freed shared chunks). */
-  clear(): void {
-    this.#byThread.clear();
   }
 }

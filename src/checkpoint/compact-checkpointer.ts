@@ -27,6 +27,8 @@ export interface CompactCheckpointerOptions {
 }
 
 type ChannelVersions = Checkpoint["channel_versions"];
+/** How LangGraph writes the task path of a Send's task (`taskPathStr` of ["__pregel_push", ...]). */
+const PUSH_PATH = "~__pregel_push";
 type CheckpointListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
 type PendingWrite = Parameters<BaseCheckpointSaver["putWrites"]>[1][number];
 
@@ -49,7 +51,9 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
   ) {
     super();
     withFastDecoding(saver);
-    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving);
+    // MemorySaver loads every stored value as "json", whatever type it was saved with.
+    const typesKept = !isMemorySaver(saver);
+    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving, typesKept);
     saver.serde = this.#serde;
     this.serde = this.#serde;
   }
@@ -72,15 +76,20 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
     const { thread, ns } = where(config);
-    const saved = await this.#saving.run({ thread, keepWhole: metadata }, () =>
+    const save: SaveContext = { thread, keepWhole: metadata };
+    const saved = await this.#saving.run(save, () =>
       this.saver.put(config, checkpoint, metadata, newVersions),
     );
-    await this.chunks.noteCheckpoint?.(
-      thread,
-      ns,
-      checkpoint.id,
-      Object.keys(checkpoint.channel_values ?? {}),
-    );
+    // Only a cut checkpoint needs its channels noted (SQLite reads a whole one itself). Lost
+    // to a kill here, the history read falls back to the saver's own walk: slower, the same.
+    if (save.cut) {
+      await this.chunks.noteCheckpoint?.(
+        thread,
+        ns,
+        checkpoint.id,
+        Object.keys(checkpoint.channel_values ?? {}),
+      );
+    }
     return saved;
   }
 
@@ -91,11 +100,16 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     taskPath?: string,
   ): Promise<void> {
     const { thread, ns } = where(config);
+    const id = config.configurable?.checkpoint_id;
+    // Before the writes: a history read that sees them must also see how to order them.
+    // Only Sends' paths are kept: a write without one sorts first, where a node's writes
+    // (paths "~__pregel_pull, ...") go among a step's Sends anyway; an agent step runs one node.
+    if (taskPath?.startsWith(PUSH_PATH) && id) {
+      await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
+    }
     await this.#saving.run({ thread }, () =>
       this.saver.putWrites(config, writes, taskId, taskPath),
     );
-    const id = config.configurable?.checkpoint_id;
-    if (taskPath && id) await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
   }
 
   /** Deletes the thread's checkpoints, then the strings no other thread uses. */
@@ -108,16 +122,14 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
    * PostgresSaver keys channel values by (channel, version) and keeps the first value saved
    * under a key, so a fork (which reuses the next version number of the branch it leaves)
    * would read the old branch's values. New threads there get versions with a random suffix
-   * (as LangGraph's Python savers do).
+   * (as LangGraph's Python savers do), written short: see {@link nextBranchVersion}.
    */
   override getNextVersion(current: any): any {
     // A thread saved before the wrapper keeps whole-number versions (they must keep ordering).
     if (!(this.chunks instanceof PostgresChunkStore) || typeof current === "number") {
       return this.saver.getNextVersion(current);
     }
-    const n = current === undefined || current === null ? 0 : Number.parseInt(String(current), 10);
-    const suffix = Math.random().toFixed(16).slice(2);
-    return `${String((Number.isFinite(n) ? n : 0) + 1).padStart(32, "0")}.${suffix}`;
+    return nextBranchVersion(current);
   }
 
   /**
@@ -145,6 +157,25 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
       seeds,
     );
   }
+}
+
+/**
+ * The version after `current`, unique to its branch: a letter giving how many base-36 digits
+ * follow ("a" one, "b" two...), the count in base 36, a dot and 6 random base-36 characters,
+ * e.g. "b1z.k3j2a9" (10 characters where the first form, 32 padded digits, a dot and 16
+ * random digits, took 49). Both orders LangGraph uses (`>` and `localeCompare`) sort them by
+ * count, and after every version of the first form (a letter sorts after a digit), so a
+ * thread saved with that form stays in order when it continues with this one.
+ */
+export function nextBranchVersion(current: unknown): string {
+  const text = current === undefined || current === null ? "" : String(current);
+  const short = /^[a-z]([0-9a-z]+)\./.exec(text);
+  const n = short ? Number.parseInt(short[1]!, 36) : Number.parseInt(text, 10);
+  const digits = ((Number.isFinite(n) ? n : 0) + 1).toString(36);
+  const suffix = Math.floor(Math.random() * 36 ** 6)
+    .toString(36)
+    .padStart(6, "0");
+  return `${String.fromCharCode(96 + digits.length)}${digits}.${suffix}`;
 }
 
 function where(config: RunnableConfig): { thread: string; ns: string } {
@@ -177,8 +208,11 @@ export function compactCheckpointer(
   return new CompactCheckpointer(saver, options.store ?? defaultStore(saver), minChunk);
 }
 
+const isMemorySaver = (saver: any): boolean =>
+  saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver";
+
 function defaultStore(saver: any): ChunkStore {
-  if (saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver") {
+  if (isMemorySaver(saver)) {
     return new MemoryChunkStore();
   }
   const db = saver?.db;

@@ -173,10 +173,17 @@ export class FastLoadsSerde implements SerializerProtocol {
     return this.inner.dumpsTyped(value);
   }
 
-  loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
-    if (type === "json" && data != null) {
-      const value = fastJsonLoad(typeof data === "string" ? data : decoder.decode(data));
-      if (value !== BAIL) return Promise.resolve(value);
+  // Never throws: a failure is a rejection, as the serializer's own. Anything the fast path
+  // cannot build (a constructor that throws) is the serializer's to decide.
+  async loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
+    if (type === "json" && (typeof data === "string" || data instanceof Uint8Array)) {
+      let value: unknown = BAIL;
+      try {
+        value = fastJsonLoad(typeof data === "string" ? data : decoder.decode(data));
+      } catch {
+        value = BAIL;
+      }
+      if (value !== BAIL) return value;
     }
     return this.inner.loadsTyped(type, data);
   }

@@ -16,11 +16,11 @@ export interface PgQueryPool {
 
 /**
  * SQLite: the walk stops at the ancestor that holds the last asked channel (older ones are
- * neither read nor parsed). With `sideTables`, which channels a checkpoint holds comes from
- * `delve_checkpoint_channels` (compactCheckpointer saves skeletons SQLite cannot parse) and
- * task paths from `delve_task_paths`; without, from the checkpoint's JSON itself, parsed only
- * for the channels its metadata does not count as updated since their last snapshot
- * (LangGraph drops a channel's counters at the checkpoint that snapshots it).
+ * neither read nor parsed). Which channels a checkpoint holds comes from its JSON, parsed
+ * only for the channels its metadata does not count as updated since their last snapshot
+ * (LangGraph drops a channel's counters at the checkpoint that snapshots it). With
+ * `sideTables`, a checkpoint compactCheckpointer cut (a skeleton SQLite cannot parse) is read
+ * from `delve_checkpoint_channels`, and task paths come from `delve_task_paths`.
  */
 export function sqliteAncestors(
   db: SqliteQueryDb,
@@ -34,14 +34,17 @@ export function sqliteAncestors(
   const left = (row: string) =>
     `(SELECT json_group_array(j.value) FROM json_each(${row}.want) j
        WHERE j.value NOT IN (SELECT value FROM json_each(${row}.holds)))`;
-  const holdsOf = sideTables
-    ? `CASE WHEN m.channels IS NULL THEN NULL ELSE (
-         SELECT json_group_array(j.value) FROM json_each(${left("chain")}) j
-         WHERE j.value IN (SELECT value FROM json_each(m.channels))) END`
-    : `CASE WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) <> '{' THEN NULL ELSE (
-         SELECT json_group_array(j.value) FROM json_each(${left("chain")}) j
+  // A checkpoint stored whole is read as JSON, for the channels its metadata does not count
+  // as updated since their last snapshot; a cut one (compactCheckpointer) by its side row.
+  const fromJson = `SELECT json_group_array(j.value) FROM json_each(${left("chain")}) j
          WHERE json_type(CAST(c.metadata AS TEXT), '$.counters_since_delta_snapshot."' || j.value || '"') IS NULL
-           AND json_type(CAST(c.checkpoint AS TEXT), '$.channel_values."' || j.value || '"') IS NOT NULL) END`;
+           AND json_type(CAST(c.checkpoint AS TEXT), '$.channel_values."' || j.value || '"') IS NOT NULL`;
+  const holdsOf = sideTables
+    ? `CASE WHEN m.channels IS NOT NULL THEN (
+         SELECT json_group_array(j.value) FROM json_each(${left("chain")}) j
+         WHERE j.value IN (SELECT value FROM json_each(m.channels)))
+       WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) = '{' THEN (${fromJson}) ELSE NULL END`
+    : `CASE WHEN substr(CAST(c.checkpoint AS TEXT), 1, 1) <> '{' THEN NULL ELSE (${fromJson}) END`;
   const side = sideTables
     ? `LEFT JOIN delve_task_paths p ON p.thread_id = @thread AND p.checkpoint_ns = @ns
          AND p.checkpoint_id = chain.id AND p.task_id = w.task_id`

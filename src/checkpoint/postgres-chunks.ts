@@ -1,5 +1,4 @@
 import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
-import { KnownChunks } from "./chunk-store.js";
 import { postgresAncestors } from "./history-queries.js";
 import type { Chunk } from "./large-strings.js";
 
@@ -16,7 +15,6 @@ export class PostgresChunkStore implements ChunkStore {
   readonly #pool: PgPool;
   readonly #s: string;
   readonly #schema: string;
-  readonly #known = new KnownChunks();
   #ready: Promise<void> | undefined;
 
   constructor(pool: PgPool, schema = "public") {
@@ -50,34 +48,49 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
     return this.#ready;
   }
 
-  async put(thread: string, chunks: readonly Chunk[]): Promise<void> {
-    const fresh = this.#known.fresh(thread, chunks);
-    if (fresh.length === 0) return;
+  // Reads do not create the tables (a DDL round trip on every cold read): a table that is
+  // not there yet is created and the read tried again.
+  async #read(sql: string, params: unknown[]): Promise<{ rows: any[] }> {
+    await this.#ready?.catch(() => {});
     try {
-      await this.#setup();
-      const hashes = fresh.map((c) => c.hash);
-      await this.#pool.query(
-        `INSERT INTO ${this.#s}.delve_chunks (hash, data)
-         SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
-        [hashes, fresh.map((c) => c.text)],
-      );
-      await this.#pool.query(
-        `INSERT INTO ${this.#s}.delve_chunk_refs (thread_id, hash)
-         SELECT $1, h FROM unnest($2::text[]) AS h ON CONFLICT DO NOTHING`,
-        [thread, hashes],
-      );
+      return await this.#pool.query(sql, params);
     } catch (error) {
-      this.#known.forget(thread, fresh);
-      throw error;
+      if ((error as { code?: string }).code !== "42P01") throw error;
+      await this.#setup();
+      return this.#pool.query(sql, params);
     }
   }
 
-  async get(hashes: readonly string[]): Promise<Map<string, string>> {
+  // One statement (one transaction, one round trip): the chunks and the thread's use of them
+  // are committed together, before the caller writes the row that points at them. No cache
+  // of what is saved: another process may have deleted it since.
+  async put(thread: string, chunks: readonly Chunk[]): Promise<void> {
+    if (chunks.length === 0) return;
     await this.#setup();
-    const { rows } = await this.#pool.query(
-      `SELECT hash, data FROM ${this.#s}.delve_chunks WHERE hash = ANY($1::text[])`,
-      [[...new Set(hashes)]],
+    const s = this.#s;
+    await this.#pool.query(
+      `WITH saved AS (INSERT INTO ${s}.delve_chunks (hash, data)
+         SELECT * FROM unnest($2::text[], $3::text[]) ON CONFLICT DO NOTHING)
+       INSERT INTO ${s}.delve_chunk_refs (thread_id, hash)
+         SELECT DISTINCT $1::text, h FROM unnest($2::text[]) AS h ON CONFLICT DO NOTHING`,
+      [thread, chunks.map((c) => c.hash), chunks.map((c) => c.text)],
     );
+  }
+
+  async get(hashes: readonly string[], thread?: string): Promise<Map<string, string>> {
+    const s = this.#s;
+    const unique = [...new Set(hashes)];
+    const { rows } =
+      thread === undefined
+        ? await this.#read(
+            `SELECT hash, data FROM ${s}.delve_chunks WHERE hash = ANY($1::text[])`,
+            [unique],
+          )
+        : await this.#read(
+            `SELECT c.hash, c.data FROM ${s}.delve_chunk_refs r JOIN ${s}.delve_chunks c ON c.hash = r.hash
+             WHERE r.thread_id = $1 AND r.hash = ANY($2::text[])`,
+            [thread, unique],
+          );
     return new Map(rows.map((r) => [r.hash, r.data]));
   }
 
@@ -91,7 +104,6 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
       [thread],
     );
     await this.#pool.query(`DELETE FROM ${s}.delve_task_paths WHERE thread_id = $1`, [thread]);
-    this.#known.forget(thread);
   }
 
   async noteTaskPath(
@@ -115,7 +127,7 @@ CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
     id: string,
     channels: readonly string[],
   ): Promise<StoredAncestor[]> {
-    await this.#setup();
-    return postgresAncestors(this.#pool, this.#schema, thread, ns, id, channels, true);
+    const pool = { query: (sql: string, params?: unknown[]) => this.#read(sql, params ?? []) };
+    return postgresAncestors(pool, this.#schema, thread, ns, id, channels, true);
   }
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { Send } from "@langchain/langgraph";
+import { leanMiddlewareWrites } from "../langchain-seam/middleware-node-writes.js";
 
 // langchain 1.5.14's createAgent sends each tool call as `Send("tools", { ...state,
 // lg_tool_call })`, and LangGraph stores every Send twice per step: a full copy of the state
@@ -20,39 +21,52 @@ const DUPLICATE = Symbol("duplicate tool call id");
 
 /** Whether `slimToolSends` changed this agent (a test checks it on every build). */
 export function hasSlimToolSends(agent: unknown): boolean {
-  return Boolean((agent as any)?.graph?.[APPLIED]);
+  return (agent as any)?.graph?.[APPLIED] === true;
 }
+
+/** `DELVE_SLIM_TOOL_SENDS=off`: tool Sends carry the state again (the reader stays on). */
+const sendsOff = () => process.env.DELVE_SLIM_TOOL_SENDS?.trim().toLowerCase() === "off";
 
 /**
  * Makes the agent's tool-call `Send`s carry only the tool call: the router's Sends are cut
  * down to `{ lg_tool_call }`, and the tools node, given such a Send, reads the current state
  * (the channels the router would have copied) before running the call. Returns the agent.
- * When langchain's agent graph no longer has the shape this relies on, it warns and leaves
- * the agent as it was (working, with larger checkpoints); `hasSlimToolSends` then says false.
+ * The two parts stand apart, so a thread paused with slim Sends resumes whatever the router
+ * does at resume time: the tools node reads slim Sends whenever it can be reached, also when
+ * the router's shape changed (then it warns and sends the state, as langchain does) or
+ * `DELVE_SLIM_TOOL_SENDS=off` turns the slimming off. `hasSlimToolSends` says whether the
+ * router sends slim Sends.
  */
 export function slimToolSends<T>(agent: T): T {
   const graph = (agent as any)?.graph;
-  if (!graph || graph[APPLIED]) return agent;
+  if (!graph || graph[APPLIED] !== undefined) return agent;
+  // Middleware hooks write back only what they changed (not the whole state each time).
+  leanMiddlewareWrites(graph);
   // `withConfig` builds a new agent graph: patch that one too.
   const withConfig = (agent as any).withConfig;
   if (typeof withConfig === "function") {
     (agent as any).withConfig = (config: unknown) => slimToolSends(withConfig.call(agent, config));
   }
+  graph[APPLIED] = false;
   const toolNode = graph.nodes?.[TOOLS_NODE]?.bound;
   if (!toolNode) return agent; // no tools node: no tool Sends
-  const branches = graph.builder?.branches;
   const keys = graph.streamChannels ?? graph.outputChannels;
-  if (typeof toolNode.run !== "function" || !branches || !Array.isArray(keys)) {
+  const reads = typeof toolNode.run === "function" && Array.isArray(keys);
+  if (reads) {
+    const run = toolNode.run.bind(toolNode);
+    toolNode.run = (input: any, config: any) => run(hydrate(input, config, keys), config);
+  }
+  const branches = graph.builder?.branches;
+  if (!reads || !branches) {
     console.warn(
       "[delve] langchain's agent graph changed shape: tool calls keep a copy of the state in every checkpoint.",
     );
     return agent;
   }
+  if (sendsOff()) return agent;
   for (const byName of Object.values(branches) as Record<string, any>[]) {
     for (const branch of Object.values(byName)) wrapBranch(branch);
   }
-  const run = toolNode.run.bind(toolNode);
-  toolNode.run = (input: any, config: any) => run(hydrate(input, config, keys), config);
   graph[APPLIED] = true;
   return agent;
 }

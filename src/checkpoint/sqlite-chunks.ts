@@ -1,5 +1,4 @@
 import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
-import { KnownChunks } from "./chunk-store.js";
 import { sqliteAncestors } from "./history-queries.js";
 import type { Chunk } from "./large-strings.js";
 
@@ -30,7 +29,6 @@ CREATE TABLE IF NOT EXISTS delve_task_paths (
  */
 export class SqliteChunkStore implements ChunkStore {
   readonly #db: SqliteDb;
-  readonly #known = new KnownChunks();
   #ready = false;
 
   constructor(db: SqliteDb) {
@@ -43,38 +41,41 @@ export class SqliteChunkStore implements ChunkStore {
     this.#ready = true;
   }
 
+  // No cache of what is saved: another connection may have deleted it since. INSERT OR
+  // IGNORE of a chunk that exists costs a key lookup.
   put(thread: string, chunks: readonly Chunk[]): void {
-    const fresh = this.#known.fresh(thread, chunks);
-    if (fresh.length === 0) return;
+    if (chunks.length === 0) return;
     this.#setup();
     const chunk = this.#db.prepare("INSERT OR IGNORE INTO delve_chunks (hash, data) VALUES (?, ?)");
     const ref = this.#db.prepare(
       "INSERT OR IGNORE INTO delve_chunk_refs (thread_id, hash) VALUES (?, ?)",
     );
-    try {
-      this.#db.transaction(() => {
-        for (const c of fresh) {
-          chunk.run(c.hash, c.text);
-          ref.run(thread, c.hash);
-        }
-      })();
-    } catch (error) {
-      this.#known.forget(thread, fresh);
-      throw error;
-    }
+    this.#db.transaction(() => {
+      for (const c of chunks) {
+        chunk.run(c.hash, c.text);
+        ref.run(thread, c.hash);
+      }
+    })();
   }
 
-  get(hashes: readonly string[]): Map<string, string> {
+  get(hashes: readonly string[], thread?: string): Map<string, string> {
     this.#setup();
     const out = new Map<string, string>();
     const unique = [...new Set(hashes)];
     for (let i = 0; i < unique.length; i += 500) {
       const part = unique.slice(i, i + 500);
-      const rows = this.#db
-        .prepare(
-          `SELECT hash, data FROM delve_chunks WHERE hash IN (${part.map(() => "?").join(",")})`,
-        )
-        .all(...part);
+      const marks = part.map(() => "?").join(",");
+      const rows =
+        thread === undefined
+          ? this.#db
+              .prepare(`SELECT hash, data FROM delve_chunks WHERE hash IN (${marks})`)
+              .all(...part)
+          : this.#db
+              .prepare(
+                `SELECT c.hash, c.data FROM delve_chunk_refs r JOIN delve_chunks c ON c.hash = r.hash
+                 WHERE r.thread_id = ? AND r.hash IN (${marks})`,
+              )
+              .all(thread, ...part);
       for (const row of rows) out.set(row.hash, row.data);
     }
     return out;
@@ -93,7 +94,6 @@ export class SqliteChunkStore implements ChunkStore {
         this.#db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(thread);
       }
     })();
-    this.#known.forget(thread);
   }
 
   noteCheckpoint(thread: string, ns: string, id: string, channels: string[]): void {

@@ -13,6 +13,11 @@ export {
 export { adapterResultContent } from "./mcp-adapter-result.js";
 export { setMessageId } from "./messages.js";
 export {
+  isMiddlewareNode,
+  leanMiddlewareWrites,
+  withoutUnchanged,
+} from "./middleware-node-writes.js";
+export {
   runCheckpointer,
   runConfigurable,
   runTaskId,

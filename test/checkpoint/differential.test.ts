@@ -9,13 +9,15 @@ import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command, MemorySaver } from "@langchain/langgraph";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createDeepAgent } from "delve";
-import { compactCheckpointer } from "delve/checkpoint";
+import { compactCheckpointer, FastLoadsSerde } from "delve/checkpoint";
 import { ScriptedChatModel } from "delve/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { loadPlainJson } from "../../src/checkpoint/plain-json.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "delve-diff-"));
@@ -327,3 +329,81 @@ async function stringsLeft(saver: any, text: string): Promise<boolean> {
   const hash = createHash("sha256").update(JSON.stringify(text)).digest("hex").slice(0, 32);
   return (await saver.chunks.get([hash])).size > 0;
 }
+
+// Stored documents a saver may hold that JSON spells in more than one way: each fast load
+// path (the fast serializer, the plain-JSON shortcut of history reads, compactCheckpointer's
+// batch load) must give what LangGraph's own serializer gives, value or error.
+const human = (key: string) =>
+  `{${key}:1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"content":"hi","id":"m1"}}`;
+const escapedDocuments: [string, string][] = [
+  ["an escaped lc key on a message", `[${human('"\\u006cc"')}]`],
+  ["an escaped lc key, upper case", `{"m":${human('"\\u006Cc"')}}`],
+  ["both letters escaped", `[${human('"\\u006c\\u0063"')}]`],
+  [
+    "an escaped constructor type",
+    `[${human('"lc"').replace('"constructor"', '"\\u0063onstructor"')}]`,
+  ],
+  ["an escaped __proto__ key", '{"a":{"\\u005f_proto__":{"polluted":true}}}'],
+  ["a plain __proto__ key", '{"a":{"__proto__":{"polluted":true}}}'],
+  ["an escaped undefined marker", '{"a":{"\\u006cc":2,"type":"undefined"},"b":1}'],
+  ["escapes inside string values only", '{"text":"say \\"lc\\" \\u00e9 \\n \\\\u006cc","n":[1]}'],
+  ["an escaped lc key in plain data", '{"args":{"\\u006cc":1,"type":"secret","id":["KEY"]}}'],
+  [
+    "a constructor that throws",
+    `[${human('"lc"').replace("HumanMessage", "RemoveMessage").replace('"id":"m1"', '"x":1')}]`,
+  ],
+  ["not JSON", '{"a": '],
+];
+
+async function settle(
+  load: () => unknown,
+): Promise<{ value?: string; error?: string; sync?: true }> {
+  let pending: unknown;
+  try {
+    pending = load();
+  } catch (error) {
+    return { sync: true, error: (error as Error).name };
+  }
+  try {
+    const value: any = await pending;
+    return { value: `${JSON.stringify(value)} ${describeClasses(value)}` };
+  } catch (error) {
+    return { error: (error as Error).name };
+  }
+}
+
+// Class names and prototypes along a value, so a message and a plain object differ.
+function describeClasses(value: unknown, out: string[] = []): string {
+  if (value && typeof value === "object") {
+    out.push(Object.getPrototypeOf(value)?.constructor?.name ?? "null");
+    for (const v of Object.values(value)) describeClasses(v, out);
+  }
+  return out.join(",");
+}
+
+describe("fast loads of escaped documents give what LangGraph's serializer gives", () => {
+  const stock = new JsonPlusSerializer();
+  const fast = new FastLoadsSerde(new JsonPlusSerializer());
+  const compact = compactCheckpointer(new MemorySaver()).serde as any;
+  for (const [name, text] of escapedDocuments) {
+    it(name, async () => {
+      const bytes = new TextEncoder().encode(text);
+      const expected = await settle(() => stock.loadsTyped("json", bytes));
+      expect(await settle(() => fast.loadsTyped("json", bytes))).toEqual(expected);
+      expect(
+        await settle(async () => loadPlainJson("json", bytes) ?? fast.loadsTyped("json", bytes)),
+      ).toEqual(expected);
+      const batch = await settle(
+        async () => (await compact.loadMany([{ type: "json", value: bytes }]))[0],
+      );
+      expect(batch).toEqual(expected);
+    });
+  }
+
+  it("a load that fails rejects, never throws", async () => {
+    for (const data of [42, {}, [1]] as any[]) {
+      const expected = await settle(() => stock.loadsTyped("json", data));
+      expect(await settle(() => fast.loadsTyped("json", data))).toEqual(expected);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  chunkHashesOf,
   joinLargeStrings,
+  skeletonRefs,
   splitLargeStrings,
 } from "../../src/checkpoint/large-strings.js";
 
@@ -10,7 +10,8 @@ const roundTrip = (value: unknown, min = 64) => {
   const split = splitLargeStrings(new TextEncoder().encode(json), min);
   if (!split) return { json, back: json, chunks: 0 };
   const texts = new Map(split.chunks.map((c) => [c.hash, c.text]));
-  return { json, back: joinLargeStrings(split.skeleton, texts), chunks: split.chunks.length };
+  const refs = skeletonRefs("json", split.skeleton)!;
+  return { json, back: joinLargeStrings(split.skeleton, refs, texts), chunks: split.chunks.length };
 };
 
 describe("long strings cut out of JSON and put back", () => {
@@ -43,11 +44,18 @@ describe("long strings cut out of JSON and put back", () => {
     expect(
       splitLargeStrings(JSON.stringify(Array.from({ length: 2000 }, (_, i) => i))),
     ).toBeUndefined();
-    expect(chunkHashesOf(JSON.stringify({ a: 1 }))).toBeUndefined();
+    expect(skeletonRefs("json", JSON.stringify({ a: 1 }))).toBeUndefined();
   });
 
   it("a skeleton whose chunk is gone fails loudly instead of returning other text", () => {
     const split = splitLargeStrings(JSON.stringify({ a: "q".repeat(4000) }))!;
-    expect(() => joinLargeStrings(split.skeleton, new Map())).toThrow(/missing/);
+    const refs = skeletonRefs("json", split.skeleton)!;
+    expect(() => joinLargeStrings(split.skeleton, refs, new Map())).toThrow(/missing/);
+  });
+
+  it("names the thread it was cut for, and is a skeleton only when stored as json", () => {
+    const split = splitLargeStrings(JSON.stringify({ a: "q".repeat(4000) }), 1024, 'th\n"1"')!;
+    expect(skeletonRefs("json", split.skeleton)?.thread).toBe('th\n"1"');
+    expect(skeletonRefs("bytes", split.skeleton)).toBeUndefined();
   });
 });
