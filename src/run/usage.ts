@@ -201,6 +201,11 @@ function empty(): UsageTotals {
   return { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
 }
 
+function group(groups: Record<string, UsageTotals>, key: string): UsageTotals {
+  if (!Object.hasOwn(groups, key)) groups[key] = empty();
+  return groups[key]!;
+}
+
 function add(totals: UsageTotals, record: UsageRecord, cost: number | undefined): void {
   totals.calls++;
   totals.input += record.input;
@@ -225,8 +230,8 @@ export function summarizeUsage(
     if (cost === undefined && !summary.unpricedModels.includes(record.model))
       summary.unpricedModels.push(record.model);
     add(summary.total, record, cost);
-    add((summary.byModel[record.model] ??= empty()), record, cost);
-    add((summary.byAgent[record.agent] ??= empty()), record, cost);
+    add(group(summary.byModel, record.model), record, cost);
+    add(group(summary.byAgent, record.agent), record, cost);
   }
   return summary;
 }
