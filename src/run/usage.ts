@@ -202,7 +202,9 @@ function empty(): UsageTotals {
 }
 
 function group(groups: Record<string, UsageTotals>, key: string): UsageTotals {
-  if (!Object.hasOwn(groups, key)) groups[key] = empty();
+  // defineProperty: a model or agent named "__proto__" stays a plain key.
+  if (!Object.hasOwn(groups, key))
+    Object.defineProperty(groups, key, { value: empty(), enumerable: true, writable: true });
   return groups[key]!;
 }
 
