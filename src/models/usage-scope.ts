@@ -9,8 +9,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /** One model call's usage, as a scope collects it. */
 export interface ScopedUsage {
+  /** "provider:model" as the provider reported it. */
   model: string;
+  /** "main", the subagent's name, or "summarizer". */
   agent: string;
+  /** Every prompt token, cache reads and writes included. */
   input: number;
   output: number;
   cacheRead?: number;

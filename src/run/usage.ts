@@ -25,13 +25,6 @@ import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
  * `model` is "provider:model" as the provider reported it (a dated snapshot id, if so).
  */
 export interface UsageRecord extends ScopedUsage {
-  model: string;
-  /** "main", the subagent's name, or "summarizer". */
-  agent: string;
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
   /** A short random id, so a record written back twice is kept once. */
   id?: string;
 }

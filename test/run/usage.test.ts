@@ -210,7 +210,7 @@ describe("summarizeUsage", () => {
   it("groups a model named __proto__ as a plain key", () => {
     const s = summarizeUsage([{ model: "__proto__", agent: "__proto__", input: 1, output: 1 }]);
     expect(Object.keys(s.byModel)).toEqual(["__proto__"]);
-    expect(s.byAgent.__proto__?.calls).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(s.byAgent, "__proto__")?.value.calls).toBe(1);
   });
 
   it("reads nothing from a state without usage, and skips malformed records", () => {
