@@ -76,6 +76,8 @@ const RUNNERS = new Set([
   "unshare",
   "nsenter",
   "watch",
+  "busybox",
+  "flock",
   "source",
   ".",
   "trap",
@@ -255,7 +257,8 @@ function unwrap(words: string[]): string[] | undefined {
     else if (name === "nice" && /^-?\d+$/.test(w)) i++;
     else break;
   }
-  if (name === "timeout" && i < words.length) i++; // the duration
+  // Their first operand is not the command: timeout's duration, flock's lock file.
+  if ((name === "timeout" || name === "flock") && i < words.length) i++;
   return i < words.length ? words.slice(i) : undefined;
 }
 
@@ -263,6 +266,10 @@ function unwrap(words: string[]): string[] | undefined {
 function innerCode(words: string[]): string | undefined {
   const name = basename(words[0] ?? "");
   if (name === "eval") return words.slice(1).join(" ");
+  if (name === "env") {
+    const split = words.findIndex((w) => w === "-S" || w === "--split-string");
+    if (split > 0 && words[split + 1] !== undefined) return words[split + 1];
+  }
   if (SHELLS.has(name) || name === "su") {
     const c = words.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w));
     if (c > 0 && words[c + 1] !== undefined) return words[c + 1];

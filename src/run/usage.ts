@@ -45,8 +45,9 @@ const recordSchema = z.object({
   id: z.string().optional(),
 });
 
-// Appends records not seen yet (by id): a node that writes the whole state back must not
-// count a call twice. Batching-invariant, as a delta channel needs.
+// Appends records not seen yet (by id): LangChain's agent invoke writes the thread's current
+// values back as input, which must not count a call twice. Batching-invariant, as a delta
+// channel needs.
 function appendRecords(state: readonly UsageRecord[], writes: readonly unknown[]): UsageRecord[] {
   const out = [...(state ?? [])];
   const seen = new Set(out.map((r) => r.id).filter(Boolean));

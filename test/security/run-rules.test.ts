@@ -80,6 +80,11 @@ const TABLE: [string, "allow" | "ask" | "deny"][] = [
   ["/bin/rm -rf /", "deny"],
   ["/usr/bin/git status", "ask"],
   ["xargs rm -rf < list", "deny"],
+  ["env -S 'rm -rf /'", "deny"],
+  ["busybox rm -rf /", "deny"],
+  ["flock /tmp/lock rm -rf /", "deny"],
+  ["sudo sh -c 'rm -rf /'", "deny"],
+  ["xargs sh -c 'rm -rf /'", "deny"],
   ["ls | xargs cat", "ask"],
   ["find . -exec rm -rf {} \\;", "deny"],
   ["find . -delete", "ask"],
@@ -207,6 +212,17 @@ describe("hostile paths against the file rules", () => {
     [".git/hooks/pre-commit", "ask"],
   ])("write_file %j is %s", (path, verdict) => {
     expect(write(path)).toBe(verdict);
+  });
+
+  it("a write into .delve asks even when an allow rule names it", () => {
+    const open = compileRules({ allow: ["write_file(.delve/**)", "write_file(**)"] });
+    const d = decideCall(
+      open,
+      "edits",
+      { name: "write_file", args: { file_path: ".delve/config.json" } },
+      ctx,
+    );
+    expect(d.verdict).toBe("ask");
   });
 
   it("edits mode never lets a write into .delve or .git through", () => {
