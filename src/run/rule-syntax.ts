@@ -38,6 +38,39 @@ export interface ParsedRule {
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
+/** A command pattern split at its stars: literal pieces, a star between each two. */
+type StarPattern = string[];
+
+// Wildcard match where `*` is any characters, in O(pattern x subject) time: greedy with one
+// backtrack point, so no pattern (`*a*a*a*b`) can make a long command take exponential time.
+function starMatch(pieces: StarPattern, subject: string): boolean {
+  const first = pieces[0]!;
+  if (!subject.startsWith(first)) return false;
+  if (pieces.length === 1) return subject === first;
+  const last = pieces[pieces.length - 1]!;
+  if (subject.length - first.length < last.length || !subject.endsWith(last)) return false;
+  let at = first.length;
+  const end = subject.length - last.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const found = subject.indexOf(pieces[i]!, at);
+    if (found < 0 || found + pieces[i]!.length > end) return false;
+    at = found + pieces[i]!.length;
+  }
+  return at <= end;
+}
+
+/** Splits a pattern at unescaped stars, unescaping `\x`. */
+function starPieces(pattern: string): StarPattern {
+  const pieces: string[] = [""];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\" && i + 1 < pattern.length) pieces[pieces.length - 1] += pattern[++i];
+    else if (c === "*") pieces.push("");
+    else pieces[pieces.length - 1] += c;
+  }
+  return pieces;
+}
+
 /**
  * Compiles an `execute` pattern. Allow rules match a trailing `*` at a word boundary
  * (`git status*` is `git status` plus any further words, never `git statusx`); deny and ask
@@ -45,23 +78,16 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
  */
 function commandMatcher(pattern: string, kind: RuleKind): (subject: string) => boolean {
   const normalized = pattern.trim().replace(/\s+/g, " ");
-  let re = "";
-  for (let i = 0; i < normalized.length; i++) {
-    const c = normalized[i]!;
-    if (c === "\\" && i + 1 < normalized.length) {
-      re += escapeRegExp(normalized[++i]!);
-    } else if (c === "*") {
-      const atEnd = i === normalized.length - 1;
-      const afterWord = i > 0 && normalized[i - 1] !== " ";
-      re += kind === "allow" && atEnd && afterWord ? "(?: .*)?" : ".*";
-    } else re += escapeRegExp(c);
+  const pieces = starPieces(normalized);
+  const trailing = pieces.length > 1 && pieces[pieces.length - 1] === "";
+  const beforeStar = pieces[pieces.length - 2] ?? "";
+  if (kind === "allow" && trailing && beforeStar !== "" && !beforeStar.endsWith(" ")) {
+    // `X*` is `X` exactly, or `X` then a space and anything.
+    const exact = pieces.slice(0, -1);
+    const more = [...exact.slice(0, -1), `${exact[exact.length - 1]} `, ""];
+    return (subject) => starMatch(exact, subject) || starMatch(more, subject);
   }
-  const compiled = new RegExp(`^${re}$`, "s");
-  return (subject) => compiled.test(subject);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return (subject) => starMatch(pieces, subject);
 }
 
 /** Parses one rule or throws a `ConfigurationError` naming it, its file and the fix. */
