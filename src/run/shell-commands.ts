@@ -87,6 +87,9 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 // than space and tab: the shell and a reader may split such a line differently.
 const INVISIBLE = /[^\P{Cc}\t]|[\p{Cf}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
 
+// `{a,b}` and `{1..3}` unquoted: bash turns one word into several (`{rm,-rf,/}` is `rm -rf /`).
+const BRACE_EXPANSION = /^\{[^\s{}'"]*(,|\.\.)[^\s{}'"]*\}/;
+
 /** Hazards of the raw text that `shell-quote` would hide (it drops newlines and `$` text). */
 function scanLine(line: string): { hazards: string[]; expands: boolean } {
   const hazards = new Set<string>();
@@ -108,7 +111,10 @@ function scanLine(line: string): { hazards: string[]; expands: boolean } {
       expands = true;
       hazards.add("a $ expansion (variable or command substitution)");
     } else if (c === "`") hazards.add("a backtick command substitution");
-    else if (c === '"') quote = quote ? undefined : '"';
+    else if (c === "{" && !quote && BRACE_EXPANSION.test(line.slice(i))) {
+      expands = true;
+      hazards.add("a brace expansion");
+    } else if (c === '"') quote = quote ? undefined : '"';
     else if (c === "'" && !quote) quote = "'";
   }
   if (quote) hazards.add("unbalanced quotes");
@@ -262,6 +268,20 @@ function unwrap(words: string[]): string[] | undefined {
   return i < words.length ? words.slice(i) : undefined;
 }
 
+/** The words with one level of `{a,b}` lists expanded, as bash would; undefined when none. */
+function expandBraces(words: string[]): string[] | undefined {
+  let changed = false;
+  const out = words.flatMap((word) => {
+    const m = /^([^{}]*)\{([^{}]*,[^{}]*)\}(.*)$/s.exec(word);
+    if (!m) return [word];
+    const options = m[2]!.split(",");
+    if (options.length > 64) return [word];
+    changed = true;
+    return options.map((o) => `${m[1]}${o}${m[3]}`);
+  });
+  return changed ? out : undefined;
+}
+
 /** Code a word list hands to a shell or `eval` as text, to parse again. */
 function innerCode(words: string[]): string | undefined {
   const name = basename(words[0] ?? "");
@@ -299,6 +319,8 @@ export function denyCandidates(line: string, depth = 0): string[][] {
   const add = (words: string[], level: number) => {
     if (words.length === 0 || level > 8) return;
     out.push(words);
+    const expanded = expandBraces(words);
+    if (expanded) add(expanded, level + 1);
     const head = words[0]!;
     if (head.includes("/")) out.push([basename(head), ...words.slice(1)]);
     const code = innerCode(words);

@@ -114,6 +114,11 @@ const TABLE: [string, "allow" | "ask" | "deny"][] = [
   ["git stat", "ask"],
   ["git status-foo", "ask"],
   ["rm -rfv /", "deny"],
+  // brace expansion turns one word into several
+  ["{rm,-rf,/}", "deny"],
+  ["echo {a,b}", "ask"],
+  ["echo {1..3}", "ask"],
+  ['echo "{a,b}"', "allow"],
   // globs in the command word or as arguments
   ["g* status", "ask"],
   ["ls *.ts", "ask"],
