@@ -6,6 +6,7 @@ import {
   type NormalizedInterruptOn,
 } from "../approval/middleware.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { nearestName } from "../errors/nearest-name.js";
 import type { CreateDeepAgentOptions } from "./deep-agent-options.js";
 
 // One entry per key of CreateDeepAgentOptions: a key missing here, or one the type does not
@@ -45,32 +46,9 @@ const OPTION_KEYS = {
 /** Every option key `createDeepAgent` knows. */
 export const KNOWN_OPTIONS = Object.keys(OPTION_KEYS) as readonly (keyof CreateDeepAgentOptions)[];
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** The known name closest to `key` (case-insensitive edit distance). */
 export function nearestOption(key: string): string {
-  let best: string = KNOWN_OPTIONS[0] ?? "";
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const name of KNOWN_OPTIONS) {
-    const d = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (d < bestDistance) {
-      best = name;
-      bestDistance = d;
-    }
-  }
-  return best;
+  return nearestName(key, KNOWN_OPTIONS) ?? KNOWN_OPTIONS[0] ?? "";
 }
 
 /** Refuses unknown keys, naming the nearest valid one. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { reportModelUsage } from "../../models/usage-scope.js";
 import { textTokens } from "../token-estimate.js";
 import { renderTranscript } from "./transcript.js";
 
@@ -73,6 +74,8 @@ async function summarizeChunk(model: Summarizer, earlier: string, parts: string[
     tags: ["nostream"],
     runName: "summarization",
   });
+  // Summaries cost tokens too: a usage-recording middleware around this call counts them.
+  reportModelUsage(reply, "summarizer");
   const text = reply.text.trim();
   if (!text) throw new Error("the summarization model returned an empty summary");
   return text;
