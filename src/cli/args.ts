@@ -93,7 +93,7 @@ function explain(spec: CommandSpec, error: Error & { code?: string }): string {
   const valid = Object.keys(spec.flags).map((n) => `--${n}`);
   if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
     const near = nearest(flag, [...valid, "--help"]);
-    return `unknown flag ${flag} for delve ${spec.name}${near ? `; did you mean ${near}?` : ""}. Run delve ${spec.name} --help.`;
+    return `unknown flag ${flag} for delve ${spec.name}${near ? `; did you mean ${near}` : ""}. Run delve ${spec.name} --help.`;
   }
   if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
     const name = flag.replace(/^-+/, "");

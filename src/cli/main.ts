@@ -69,9 +69,12 @@ function report(command: string, error: unknown): number {
   return usage ? 2 : 1;
 }
 
+// Exits once stdout is flushed: a run cut off by a limit may leave a tool finishing in the
+// background, which must not keep the process (or its exit code) waiting.
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    process.stdout.write("", () => process.exit(code));
   },
   (error) => {
     console.error(`delve: ${error instanceof Error ? error.message : String(error)}`);

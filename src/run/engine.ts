@@ -183,7 +183,9 @@ function session(
       usage.output += r.output;
       usage.cacheRead += r.cacheRead ?? 0;
       usage.cacheWrite += r.cacheWrite ?? 0;
-      const c = costUsd(r, resolvePrice(r.model || thread.settings.model, prices));
+      // A record without a provider prefix is priced as the thread's configured model.
+      const model = r.model.includes(":") ? r.model : thread.settings.model;
+      const c = costUsd(r, resolvePrice(model, prices));
       cost = c === undefined || cost === null ? null : cost + c;
     }
     return { usage, cost_usd: cost };
@@ -194,6 +196,7 @@ function session(
     const translator = new EventTranslator(workspace, thread.settings.model, prices);
     // Calls paused or cut off earlier run in this run: their diffs start from now.
     const state0 = await snapshot().catch(() => undefined);
+    translator.seen(state0?.values?.messages ?? []);
     for (const call of unansweredCalls(state0?.values?.messages ?? [])) translator.watch(call);
     const controller = new AbortController();
     const timer = limits.timeoutMs
@@ -210,7 +213,7 @@ function session(
         signal: controller.signal,
         durability: "sync",
       });
-      for await (const chunk of stream) {
+      for await (const chunk of abortable(stream, controller.signal)) {
         for (const event of translator.translate(chunk)) yield event;
         const { turns, cost } = translator.counts;
         if (limits.maxTurns !== undefined && turns >= limits.maxTurns && !(await finished())) {
@@ -247,6 +250,7 @@ function session(
       }
     }
     if (limit) error = LIMIT_TEXT[limit](limits);
+    if (limit === "timeout") cutOff = true;
     const sums = await totals();
     yield {
       v: 1,
@@ -271,6 +275,8 @@ function session(
     return (state.next ?? []).length === 0;
   }
 
+  // A limit may leave the graph finishing a tool in the background: its database stays open.
+  let cutOff = false;
   let claimed = false;
   async function claim(): Promise<boolean> {
     if (claimed) return true;
@@ -318,7 +324,7 @@ function session(
     },
     async close() {
       await built.close();
-      db.close();
+      if (!cutOff) db.close();
     },
   };
 }
@@ -357,4 +363,25 @@ function unansweredCalls(messages: any[]): Array<{ id: string; name: string; arg
   return (messages[index].tool_calls ?? [])
     .filter((c: any) => !answered.has(c.id))
     .map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
+}
+
+// LangGraph waits for running tools before it honours an abort; a limit must not.
+async function* abortable<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason ?? new Error("aborted"));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Not awaited: the graph may still be finishing a tool the limit cut off.
+    void iterator.return?.().catch(() => {});
+  }
 }

@@ -32,7 +32,8 @@ export class EventTranslator {
   readonly counts: StreamCounts = { turns: 0, toolCalls: 0, cost: 0, answer: "" };
   readonly #before = new Map<string, { file: string; rel: string; content?: string }>();
   readonly #subagents = new Map<string, string>();
-  // An edited call comes back as the same AI message (same id): not a new turn.
+  // Some nodes' updates repeat messages already reported (a middleware hook returns the
+  // whole list; an edited call comes back under the same id): each is reported once.
   readonly #seen = new Set<string>();
 
   constructor(
@@ -40,6 +41,11 @@ export class EventTranslator {
     private readonly model: string,
     private readonly prices: Record<string, ModelPrice> | undefined,
   ) {}
+
+  /** Marks messages already in the thread as reported (call before a resumed run). */
+  seen(messages: readonly any[]): void {
+    for (const m of messages) for (const key of keysOf(m)) this.#seen.add(key);
+  }
 
   /** Remembers a file tool call's target before it runs (also for calls resumed later). */
   watch(call: { id?: string; name: string; args: Record<string, unknown> }): void {
@@ -62,6 +68,7 @@ export class EventTranslator {
     const out: RunEvent[] = [];
     for (const [node, update] of Object.entries(data ?? {})) {
       if (node === "__interrupt__") continue;
+      if (process.env.DELVE_TRACE) process.stderr.write(`[trace] ${ns.join("/")} ${node} ${messagesOf(update).map((m: any) => `${m.getType?.()}:${m.id}`).join(",")}\n`);
       for (const update1 of Array.isArray(update) ? update : [update]) {
         for (const message of messagesOf(update1)) out.push(...this.#message(message, agent, top));
       }
@@ -72,9 +79,10 @@ export class EventTranslator {
   #message(message: any, agent: string, top: boolean): RunEvent[] {
     const type = typeof message?.getType === "function" ? message.getType() : message?.type;
     const out: RunEvent[] = [];
+    const keys = keysOf(message);
+    if (keys.some((k) => this.#seen.has(k))) return out;
+    for (const k of keys) this.#seen.add(k);
     if (type === "ai") {
-      if (message.id && this.#seen.has(message.id)) return out;
-      if (message.id) this.#seen.add(message.id);
       if (top) this.counts.turns++;
       const text = contentText(message.content);
       if (text) {
@@ -167,6 +175,13 @@ export class EventTranslator {
 // that a price file written by a user would not list.
 function modelName(_message: unknown, configured: string): string {
   return configured;
+}
+
+function keysOf(message: any): string[] {
+  const keys: string[] = [];
+  if (message?.id) keys.push(`id:${message.id}`);
+  if (message?.tool_call_id) keys.push(`result:${message.tool_call_id}`);
+  return keys;
 }
 
 function messagesOf(update: any): any[] {
