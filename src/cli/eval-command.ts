@@ -100,7 +100,7 @@ function comparisonText(c: ReportComparison): string {
 export async function evalCommand(args: string[] | ParsedArgs): Promise<number> {
   const parsed = parseEvalArgs(args);
   if (typeof parsed === "string") {
-    console.error(`delve eval: ${parsed}.\nUsage: ${EVAL_USAGE}`);
+    console.error(`delve eval: ${parsed.replace(/\.$/, "")}.\nUsage: ${EVAL_USAGE}`);
     return 2;
   }
   const { module: file, flags } = parsed;

@@ -150,15 +150,21 @@ export async function loadAgentModule(plan: AgentPlan): Promise<BuiltAgent> {
 const isAgent = (value: unknown): boolean =>
   Boolean(value) && typeof (value as any).stream === "function";
 
-/** Imports a .js/.mjs/.ts module by path; TypeScript goes through tsx's loader. */
+let tsLoader: Promise<unknown> | undefined;
+
+/**
+ * Imports a .js/.mjs/.ts module by path. TypeScript goes through tsx's loader, registered
+ * for the whole process rather than `tsImport`'s scoped one: a scoped load would give the
+ * module its own copy of delve, whose agents this process's copy would not recognise.
+ */
 export async function importModule(file: string): Promise<any> {
   const absolute = path.resolve(file);
   if (!fs.existsSync(absolute)) {
     throw new ConfigurationError("INVALID_OPTION", `${file}: no such file.`);
   }
   if (/\.[cm]?tsx?$/.test(absolute)) {
-    const { tsImport } = await import("tsx/esm/api");
-    return tsImport(pathToFileURL(absolute).href, import.meta.url);
+    tsLoader ??= import("tsx/esm/api").then(({ register }) => register());
+    await tsLoader;
   }
   return import(pathToFileURL(absolute).href);
 }
