@@ -128,6 +128,54 @@ describe("approvals: pause, pending, approve exactly once", () => {
   });
 });
 
+describe("approval rules by argument", () => {
+  const RULES = {
+    rules: { allow: ["execute(git status*)", "execute(echo *)"], deny: ["execute(rm -rf*)"] },
+  };
+
+  it("an allowed command runs without asking; `git status; rm -rf /` is not `git status*` and pauses; a denied command is refused to the model", async () => {
+    const ws = h.workspace({ ".delve/config.json": JSON.stringify(RULES), "keep.txt": "keep\n" });
+    h.openai.script([
+      {
+        toolCalls: [
+          { name: "execute", args: { command: "echo allowed > ok.txt" } },
+          { name: "execute", args: { command: "rm -rf keep.txt" } },
+        ],
+      },
+      { toolCalls: [{ name: "execute", args: { command: "git status; rm -rf keep.txt" } }] },
+    ]);
+    const run = await h.delve(ws, ["run", "clean up", ...OPENAI, "--output", "stream-json"]);
+    const events = run.events();
+    const results = events.filter((e) => e.type === "tool_result");
+    expect(results[0]).toMatchObject({ tool: "execute", status: "success" });
+    expect(results[1]).toMatchObject({ tool: "execute", status: "error", output: expect.stringContaining("not allowed") });
+    expect(fs.readFileSync(path.join(ws, "ok.txt"), "utf8")).toBe("allowed\n");
+    const required = events.filter((e) => e.type === "approval_required");
+    expect(required.map((e) => e.args.command)).toEqual(["git status; rm -rf keep.txt"]);
+    expect(run.code).toBe(3);
+    expect(fs.readFileSync(path.join(ws, "keep.txt"), "utf8")).toBe("keep\n");
+  });
+
+  it("hostile spellings of a denied or unlisted command never pass an allow rule", async () => {
+    const hostile = [
+      "echo hi && rm -rf keep.txt",
+      "echo hi | sh -c 'rm -rf keep.txt'",
+      "echo $(rm -rf keep.txt)",
+      "echo `rm -rf keep.txt`",
+      "(rm -rf keep.txt)",
+      "echo hi\nrm -rf keep.txt",
+    ];
+    const ws = h.workspace({ ".delve/config.json": JSON.stringify(RULES), "keep.txt": "keep\n" });
+    h.openai.script([{ toolCalls: hostile.map((command) => ({ name: "execute", args: { command } })) }, { text: "gave up" }]);
+    const run = await h.delve(ws, ["run", "try", ...OPENAI, "--approval", "edits", "--output", "stream-json"]);
+    const events = run.events();
+    const ranOk = events.filter((e) => e.type === "tool_result" && e.status === "success");
+    expect(ranOk).toEqual([]);
+    expect(fs.readFileSync(path.join(ws, "keep.txt"), "utf8")).toBe("keep\n");
+    h.openai.script([]);
+  });
+});
+
 describe("limits, kill -9 and resume", () => {
   it("--max-turns ends with status limit and exit 124, and -c continues the same thread", async () => {
     const ws = h.workspace();
