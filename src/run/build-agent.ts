@@ -134,10 +134,13 @@ export async function loadAgentModule(plan: AgentPlan): Promise<BuiltAgent> {
   }
   if (isAgent(value)) return { agent: value, close: async () => {} };
   if (value && typeof value === "object") {
+    const options = value as { middleware?: unknown[] };
     const agent = createDeepAgent({
       model: plan.model as any,
       checkpointer: plan.checkpointer,
-      ...(value as object),
+      ...options,
+      // Usage is kept in the thread's state for every agent the CLI builds.
+      middleware: [...(options.middleware ?? []), usageMiddleware()],
     } as any);
     return { agent, close: async () => {} };
   }

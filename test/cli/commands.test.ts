@@ -1,11 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ROOT } from "./delve-bin.js";
 import { type Harness, startHarness } from "./run-harness.js";
 
 // The commands around `delve run`, as a user runs them: threads, doctor, lint, surface,
 // --agent modules in TypeScript, cassettes, help and version.
+
+// Each test spawns a few node processes that load LangChain: slow on a shared machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,7 +22,7 @@ describe("delve threads", () => {
   it("list, show and delete read the workspace's threads database", async () => {
     const ws = h.workspace();
     h.openai.script([{ text: "first answer" }]);
-    const run = await h.delve(ws, ["run", "first task", "--model", "openai:gpt-4o-mini", "--output", "json"]);
+    const run = await h.delve(ws, ["run", "first task", "--model", "openai:delve-unpriced-model", "--output", "json"]);
     const id = JSON.parse(run.stdout).thread_id;
     expect(fs.existsSync(path.join(ws, ".delve", "threads.db"))).toBe(true);
     const [list, show, text] = await Promise.all([
@@ -28,7 +31,7 @@ describe("delve threads", () => {
       h.delve(ws, ["threads", "list"]),
     ]);
     expect(JSON.parse(list.stdout)).toEqual([
-      expect.objectContaining({ id, title: "first task", settings: expect.objectContaining({ model: "openai:gpt-4o-mini", approval: "ask" }) }),
+      expect.objectContaining({ id, title: "first task", settings: expect.objectContaining({ model: "openai:delve-unpriced-model", approval: "ask" }) }),
     ]);
     expect(text.stdout).toContain(`${id}  `);
     const shown = JSON.parse(show.stdout);
@@ -52,7 +55,7 @@ describe("--agent MODULE, surface and lint on a TypeScript module", () => {
   it("run --agent loads a .ts module whose default export is a function returning options; its gate pauses the run", async () => {
     const ws = h.workspace();
     h.openai.script([{ toolCalls: [{ name: "cancel_order", args: { id: "ORD-1" } }] }]);
-    const run = await h.delve(ws, ["run", "cancel ORD-1", "--model", "openai:gpt-4o-mini", "--agent", FIXTURE, "--output", "stream-json"]);
+    const run = await h.delve(ws, ["run", "cancel ORD-1", "--model", "openai:delve-unpriced-model", "--agent", FIXTURE, "--output", "stream-json"]);
     expect(run.code).toBe(3);
     const required = run.events().find((e) => e.type === "approval_required");
     expect(required).toMatchObject({ tool: "cancel_order", args: { id: "ORD-1" } });
@@ -83,7 +86,7 @@ describe("cassettes: --record then --replay offline", () => {
     const ws = h.workspace();
     const cassette = path.join(h.workspace(), "run.cassette.json");
     h.openai.script([{ toolCalls: [{ name: "ls", args: { path: "/" } }] }, { text: "nothing here" }]);
-    const recorded = await h.delve(ws, ["run", "what is here?", "--model", "openai:gpt-4o-mini", "--record", cassette, "--sandbox", "none", "--output", "json"]);
+    const recorded = await h.delve(ws, ["run", "what is here?", "--model", "openai:delve-unpriced-model", "--record", cassette, "--sandbox", "none", "--output", "json"]);
     expect(JSON.parse(recorded.stdout)).toMatchObject({ status: "completed", answer: "nothing here" });
     const before = h.openai.requests.length;
     const replayed = await h.delve(ws, ["run", "what is here?", "--replay", cassette, "--sandbox", "none", "--output", "json"], {

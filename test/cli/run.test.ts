@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Harness, startHarness } from "./run-harness.js";
 
 // `delve run` end to end: the real CLI in a child process, the real provider classes on the
 // local fakes, a real workspace on disk and its real .delve/threads.db.
+
+// Each test spawns a few node processes that load LangChain: slow on a shared machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const OPENAI = ["--model", "openai:gpt-4o-mini"];
+const OPENAI = ["--model", "openai:delve-unpriced-model"];
 
 describe("delve run --output stream-json", () => {
   it("streams every event kind, v1, thread first and result last; the file is on disk; exit 0", async () => {
@@ -32,7 +35,7 @@ describe("delve run --output stream-json", () => {
     expect(run.stderr).toContain("approval yolo");
     const events = run.events();
     expect(events.every((e) => e.v === 1)).toBe(true);
-    expect(events[0]).toMatchObject({ type: "thread", resumed: false, model: "openai:gpt-4o-mini", approval: "yolo", workspace: ws });
+    expect(events[0]).toMatchObject({ type: "thread", resumed: false, model: "openai:delve-unpriced-model", approval: "yolo", workspace: ws });
     const types = new Set(events.map((e) => e.type));
     for (const t of ["thread", "text", "tool_call", "tool_result", "file_changed", "usage", "subagent", "result"]) {
       expect(types, t).toContain(t);
@@ -44,7 +47,7 @@ describe("delve run --output stream-json", () => {
       ["start", "general-purpose"],
       ["end", "general-purpose"],
     ]);
-    expect(events.find((e) => e.type === "usage")).toMatchObject({ model: "openai:gpt-4o-mini", input: 10, output: 5, cost_usd: null });
+    expect(events.find((e) => e.type === "usage")).toMatchObject({ model: "openai:delve-unpriced-model", input: 10, output: 5, cost_usd: null });
     const result = events.at(-1);
     expect(result).toMatchObject({ type: "result", status: "completed", answer: "all done", turns: 2, tool_calls: 3 });
     expect(result.usage.input).toBeGreaterThanOrEqual(20);
@@ -133,27 +136,30 @@ describe("approval rules by argument", () => {
     rules: { allow: ["execute(git status*)", "execute(echo *)"], deny: ["execute(rm -rf*)"] },
   };
 
-  it("an allowed command runs without asking; `git status; rm -rf /` is not `git status*` and pauses; a denied command is refused to the model", async () => {
+  it("an allowed command runs without asking, a denied one is refused to the model, and `git status; touch x` is not `git status*`: it pauses", async () => {
     const ws = h.workspace({ ".delve/config.json": JSON.stringify(RULES), "keep.txt": "keep\n" });
     h.openai.script([
       {
         toolCalls: [
-          { name: "execute", args: { command: "echo allowed > ok.txt" } },
-          { name: "execute", args: { command: "rm -rf keep.txt" } },
+          { name: "execute", args: { command: "echo allowed > ok.txt" }, id: "allowed" },
+          { name: "execute", args: { command: "rm -rf keep.txt" }, id: "denied" },
         ],
       },
-      { toolCalls: [{ name: "execute", args: { command: "git status; rm -rf keep.txt" } }] },
+      { toolCalls: [{ name: "execute", args: { command: "git status; rm -rf keep.txt" }, id: "chained" }] },
+      { toolCalls: [{ name: "execute", args: { command: "git status; touch pwned.txt" }, id: "smuggled" }] },
     ]);
     const run = await h.delve(ws, ["run", "clean up", ...OPENAI, "--output", "stream-json"]);
     const events = run.events();
-    const results = events.filter((e) => e.type === "tool_result");
-    expect(results[0]).toMatchObject({ tool: "execute", status: "success" });
-    expect(results[1]).toMatchObject({ tool: "execute", status: "error", output: expect.stringContaining("not allowed") });
+    const result = (id: string) => events.find((e) => e.type === "tool_result" && e.call_id === id);
+    expect(result("allowed")).toMatchObject({ status: "success" });
     expect(fs.readFileSync(path.join(ws, "ok.txt"), "utf8")).toBe("allowed\n");
+    expect(result("denied")).toMatchObject({ status: "error", output: expect.stringContaining("execute(rm -rf*)") });
+    expect(result("chained")).toMatchObject({ status: "error", output: expect.stringContaining("not allowed") });
     const required = events.filter((e) => e.type === "approval_required");
-    expect(required.map((e) => e.args.command)).toEqual(["git status; rm -rf keep.txt"]);
+    expect(required.map((e) => [e.call_id, e.args.command])).toEqual([["smuggled", "git status; touch pwned.txt"]]);
     expect(run.code).toBe(3);
     expect(fs.readFileSync(path.join(ws, "keep.txt"), "utf8")).toBe("keep\n");
+    expect(fs.existsSync(path.join(ws, "pwned.txt"))).toBe(false);
   });
 
   it("hostile spellings of a denied or unlisted command never pass an allow rule", async () => {
@@ -171,6 +177,11 @@ describe("approval rules by argument", () => {
     const events = run.events();
     const ranOk = events.filter((e) => e.type === "tool_result" && e.status === "success");
     expect(ranOk).toEqual([]);
+    // Each one was stopped: refused to the model, or waiting for a human.
+    const stopped = events.filter(
+      (e) => (e.type === "tool_result" && e.status === "error") || e.type === "approval_required",
+    );
+    expect(new Set(stopped.map((e) => e.call_id)).size).toBe(hostile.length);
     expect(fs.readFileSync(path.join(ws, "keep.txt"), "utf8")).toBe("keep\n");
     h.openai.script([]);
   });
@@ -205,7 +216,7 @@ describe("limits, kill -9 and resume", () => {
   });
 
   it("--max-cost with --prices stops once the run cost that much", async () => {
-    const ws = h.workspace({ "prices.json": JSON.stringify({ "openai:gpt-4o-mini": { input: 100_000, output: 0 } }) });
+    const ws = h.workspace({ "prices.json": JSON.stringify({ "openai:delve-unpriced-model": { input: 100_000, output: 0 } }) });
     h.openai.script([{ toolCalls: [{ name: "ls", args: { path: "/" } }] }, { text: "never" }]);
     const run = await h.delve(ws, ["run", "look", ...OPENAI, "--prices", "prices.json", "--max-cost", "0.5", "--output", "json"]);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: "limit", limit: "max_cost", cost_usd: 1 });
