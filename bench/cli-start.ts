@@ -60,7 +60,12 @@ export async function runCliStartBench(options: BenchOptions): Promise<BenchRepo
     // overhead over `node -e 0` is the figure that says whether agent code was loaded.
     targets: [
       target("delve --version wall", median(samples["delve --version"]!), 80, "ms"),
-      target("delve --version over node -e 0", median(samples["delve --version"]!) - node, 40, "ms"),
+      target(
+        "delve --version over node -e 0",
+        median(samples["delve --version"]!) - node,
+        40,
+        "ms",
+      ),
     ],
     notes: [
       "Built binary (dist/cli/main.js) on plain node: no TypeScript loader.",

@@ -13,8 +13,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runCheckpointsBench } from "./checkpoints.js";
-import { runHarnessStepsBench } from "./harness-steps.js";
 import { runCliStartBench } from "./cli-start.js";
+import { runHarnessStepsBench } from "./harness-steps.js";
 import { runImportTimeBench } from "./import-time.js";
 import {
   type BenchOptions,

@@ -40,8 +40,10 @@ export class UsageError extends Error {
 
 /** Parses `args` for `spec` with `util.parseArgs`; throws `UsageError` on any mistake. */
 export function parseCommand(spec: CommandSpec, args: string[]): ParsedArgs {
-  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> =
-    { help: { type: "boolean", short: "h" } };
+  const options: Record<
+    string,
+    { type: "string" | "boolean"; short?: string; multiple?: boolean }
+  > = { help: { type: "boolean", short: "h" } };
   for (const [name, flag] of Object.entries(spec.flags)) {
     options[name] = {
       type: flag.type,
@@ -98,7 +100,8 @@ function explain(spec: CommandSpec, error: Error & { code?: string }): string {
   if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
     const name = flag.replace(/^-+/, "");
     const known = spec.flags[name] ?? Object.values(spec.flags).find((f) => f.short === name);
-    if (known?.type === "string") return `${flag} needs a value: ${flag} ${known.value ?? "VALUE"}.`;
+    if (known?.type === "string")
+      return `${flag} needs a value: ${flag} ${known.value ?? "VALUE"}.`;
     return `${flag} takes no value.`;
   }
   return `${error.message.replace(/\. To specify.*$/s, "")}. Run delve ${spec.name} --help.`;

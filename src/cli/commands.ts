@@ -2,7 +2,11 @@
 // load no agent code.
 import type { CommandSpec, FlagSpec } from "./args.js";
 
-const cwd: FlagSpec = { type: "string", value: "DIR", help: "The workspace (default: the current directory)." };
+const cwd: FlagSpec = {
+  type: "string",
+  value: "DIR",
+  help: "The workspace (default: the current directory).",
+};
 const json: FlagSpec = { type: "boolean", help: "Print JSON." };
 const output: FlagSpec = {
   type: "string",
@@ -11,10 +15,29 @@ const output: FlagSpec = {
   help: "text (answer on stdout, progress on stderr), json (the result object) or stream-json (one event a line).",
 };
 const limits: Record<string, FlagSpec> = {
-  "max-turns": { type: "string", value: "N", number: "integer", help: "Stop after N model turns (exit 124)." },
-  timeout: { type: "string", value: "SECONDS", number: "positive", help: "Stop after SECONDS (exit 124)." },
-  "max-cost": { type: "string", value: "USD", number: "positive", help: "Stop once the run cost USD (exit 124)." },
-  prices: { type: "string", value: "FILE", help: 'Prices: {"provider:model": {"input": USD, "output": USD}} per million tokens.' },
+  "max-turns": {
+    type: "string",
+    value: "N",
+    number: "integer",
+    help: "Stop after N model turns (exit 124).",
+  },
+  timeout: {
+    type: "string",
+    value: "SECONDS",
+    number: "positive",
+    help: "Stop after SECONDS (exit 124).",
+  },
+  "max-cost": {
+    type: "string",
+    value: "USD",
+    number: "positive",
+    help: "Stop once the run cost USD (exit 124).",
+  },
+  prices: {
+    type: "string",
+    value: "FILE",
+    help: 'Prices: {"provider:model": {"input": USD, "output": USD}} per million tokens.',
+  },
 };
 
 /** The commands, in the order `delve --help` lists them. */
@@ -27,23 +50,50 @@ export const COMMANDS: readonly CommandSpec[] = [
     maxPositionals: 1,
     flags: {
       cwd,
-      model: { type: "string", value: "provider:model", help: "The model (also DELVE_MODEL and the config's model)." },
-      agent: { type: "string", value: "MODULE", help: "A .js/.mjs/.ts module whose default export is an agent, its options, or a function returning either." },
-      sandbox: { type: "string", value: "MODE", choices: ["auto", "bwrap", "none"], help: "Where execute runs: auto (bubblewrap when available), bwrap, none (the host)." },
-      mcp: { type: "string", value: "FILE", help: 'MCP servers, {"mcpServers": {...}} (default .delve/mcp.json).' },
+      model: {
+        type: "string",
+        value: "provider:model",
+        help: "The model (also DELVE_MODEL and the config's model).",
+      },
+      agent: {
+        type: "string",
+        value: "MODULE",
+        help: "A .js/.mjs/.ts module whose default export is an agent, its options, or a function returning either.",
+      },
+      sandbox: {
+        type: "string",
+        value: "MODE",
+        choices: ["auto", "bwrap", "none"],
+        help: "Where execute runs: auto (bubblewrap when available), bwrap, none (the host).",
+      },
+      mcp: {
+        type: "string",
+        value: "FILE",
+        help: 'MCP servers, {"mcpServers": {...}} (default .delve/mcp.json).',
+      },
       thread: { type: "string", value: "ID", help: "Resume this thread." },
       continue: { type: "boolean", short: "c", help: "Resume the latest thread of the workspace." },
-      approval: { type: "string", value: "MODE", choices: ["ask", "edits", "yolo"], help: "ask (default), edits (file writes in the workspace pass) or yolo (all but denied)." },
+      approval: {
+        type: "string",
+        value: "MODE",
+        choices: ["ask", "edits", "yolo"],
+        help: "ask (default), edits (file writes in the workspace pass) or yolo (all but denied).",
+      },
       output,
       ...limits,
-      replay: { type: "string", value: "FILE", help: "Answer every model call from this cassette (offline)." },
+      replay: {
+        type: "string",
+        value: "FILE",
+        help: "Answer every model call from this cassette (offline).",
+      },
       record: { type: "string", value: "FILE", help: "Record every model call to this cassette." },
     },
   },
   {
     name: "threads",
     usage: "delve threads list|show ID|delete ID [--json] [--cwd DIR]",
-    summary: "The workspace's threads (.delve/threads.db): list them, show one (messages, usage, cost, pending approvals), delete one.",
+    summary:
+      "The workspace's threads (.delve/threads.db): list them, show one (messages, usage, cost, pending approvals), delete one.",
     maxPositionals: 2,
     flags: { cwd, json },
   },
@@ -62,10 +112,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     maxPositionals: 1,
     flags: {
       cwd,
-      call: { type: "string", value: "ID", help: "Decide only this call (when several wait, give each its own approve)." },
+      call: {
+        type: "string",
+        value: "ID",
+        help: "Decide only this call (when several wait, give each its own approve).",
+      },
       reject: { type: "boolean", help: "Reject instead of approving." },
       reason: { type: "string", value: "TEXT", help: "With --reject: what the model is told." },
-      edit: { type: "string", value: "JSON", help: "Approve with these arguments instead (a JSON object)." },
+      edit: {
+        type: "string",
+        value: "JSON",
+        help: "Approve with these arguments instead (a JSON object).",
+      },
       output,
       ...limits,
     },
@@ -73,16 +131,21 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "doctor",
     usage: "delve doctor [--cwd DIR]",
-    summary: "What this machine offers: the sandbox, provider packages and keys, the threads database.",
+    summary:
+      "What this machine offers: the sandbox, provider packages and keys, the threads database.",
     maxPositionals: 0,
     flags: { cwd },
   },
   {
     name: "lint",
     usage: "delve lint MODULE [--export NAME] [--json]",
-    summary: "Run lintTools on the tools of a module: its default export (or NAME) is a tool list, an agent's options with tools, or a function returning either.",
+    summary:
+      "Run lintTools on the tools of a module: its default export (or NAME) is a tool list, an agent's options with tools, or a function returning either.",
     maxPositionals: 1,
-    flags: { export: { type: "string", value: "NAME", help: "The export to read (default: default)." }, json },
+    flags: {
+      export: { type: "string", value: "NAME", help: "The export to read (default: default)." },
+      json,
+    },
   },
   {
     name: "surface",
@@ -90,7 +153,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary:
       "Load an agent built with createDeepAgent from a .js/.mjs/.ts module (its default export, or NAME) and print what the model is handed: visible and hidden tools, characters and estimated tokens per tool, and which tools need approval. Calls no model.",
     maxPositionals: 1,
-    flags: { export: { type: "string", value: "NAME", help: "The export to read (default: default)." }, json },
+    flags: {
+      export: { type: "string", value: "NAME", help: "The export to read (default: default)." },
+      json,
+    },
   },
   {
     name: "eval",
@@ -104,12 +170,21 @@ export const COMMANDS: readonly CommandSpec[] = [
       record: { type: "string", value: "FILE", help: "Record model calls to this cassette." },
       replay: { type: "string", value: "FILE", help: "Answer model calls from this cassette." },
       repeat: { type: "string", value: "k", number: "integer", help: "Run each task k times." },
-      only: { type: "string", value: "TASK", multiple: true, help: "Run only this task (repeatable)." },
+      only: {
+        type: "string",
+        value: "TASK",
+        multiple: true,
+        help: "Run only this task (repeatable).",
+      },
       compare: { type: "string", value: "FILE", help: "Compare with a previous --json report." },
       json: { type: "string", value: "FILE", help: "Write the report as JSON." },
       html: { type: "string", value: "FILE", help: "Write the report as HTML." },
       prices: limits.prices as FlagSpec,
-      judge: { type: "string", value: "provider:model", help: "The model that judges answers (satisfies())." },
+      judge: {
+        type: "string",
+        value: "provider:model",
+        help: "The model that judges answers (satisfies()).",
+      },
     },
   },
 ];

@@ -1,6 +1,7 @@
 // TEMPORARY STUB: the real module comes from branch h-run-rules (same interface).
-import { threadsDbFile } from "../run/threads-db.js";
+
 import fs from "node:fs";
+import { threadsDbFile } from "../run/threads-db.js";
 
 /** What this machine offers, one actionable line each. */
 export async function doctorLines(opts: {
@@ -17,6 +18,9 @@ export async function doctorLines(opts: {
       ok: Boolean(opts.env.OPENAI_API_KEY || opts.env.ANTHROPIC_API_KEY),
       text: "provider keys: OPENAI_API_KEY / ANTHROPIC_API_KEY",
     },
-    { ok: true, text: `threads database: ${fs.existsSync(threadsDbFile(opts.cwd)) ? "" : "(none yet) "}${threadsDbFile(opts.cwd)}` },
+    {
+      ok: true,
+      text: `threads database: ${fs.existsSync(threadsDbFile(opts.cwd)) ? "" : "(none yet) "}${threadsDbFile(opts.cwd)}`,
+    },
   ];
 }

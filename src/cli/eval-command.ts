@@ -109,7 +109,9 @@ export async function evalCommand(args: string[] | ParsedArgs): Promise<number> 
     try {
       prices = JSON.parse(readFileSync(flags.prices, "utf8"));
     } catch (error) {
-      console.error(`delve eval: cannot read --prices ${flags.prices}: ${(error as Error).message}`);
+      console.error(
+        `delve eval: cannot read --prices ${flags.prices}: ${(error as Error).message}`,
+      );
       return 2;
     }
   }

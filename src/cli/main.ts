@@ -37,7 +37,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const spec = COMMANDS.find((c) => c.name === command);
   if (!spec) {
-    const near = nearest(command, COMMANDS.map((c) => c.name));
+    const near = nearest(
+      command,
+      COMMANDS.map((c) => c.name),
+    );
     console.error(
       `delve: unknown command "${command}"${near ? `; did you mean ${near}?` : ""}. Run delve --help.`,
     );

@@ -1,4 +1,4 @@
-import { UsageError, type ParsedArgs } from "./args.js";
+import { type ParsedArgs, UsageError } from "./args.js";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
@@ -49,7 +49,11 @@ export async function surfaceCommand(args: ParsedArgs): Promise<number> {
 /** `delve lint MODULE`: lintTools on the module's tools; exit 1 when a finding is an error. */
 export async function lintCommand(args: ParsedArgs): Promise<number> {
   const { file, value } = await exported(args, "tools");
-  const tools = Array.isArray(value) ? value : Array.isArray(value?.tools) ? value.tools : undefined;
+  const tools = Array.isArray(value)
+    ? value
+    : Array.isArray(value?.tools)
+      ? value.tools
+      : undefined;
   if (!tools) {
     throw new UsageError(`${file}: export a list of tools, or options with tools: [...].`);
   }

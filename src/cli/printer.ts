@@ -38,7 +38,9 @@ export function printer(mode: OutputMode, out = process.stdout, err = process.st
         );
         break;
       case "tool_call":
-        line(`${event.agent === "main" ? "" : `[${event.agent}] `}→ ${event.tool} ${short(event.args)}`);
+        line(
+          `${event.agent === "main" ? "" : `[${event.agent}] `}→ ${event.tool} ${short(event.args)}`,
+        );
         break;
       case "tool_result":
         if (event.status === "error") line(`  ✗ ${event.tool}: ${short(event.output)}`);

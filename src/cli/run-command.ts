@@ -1,8 +1,8 @@
 import fs from "node:fs";
+import type { RunLimits, RunSession, SessionOptions } from "../run/engine.js";
+import type { RunDecision, RunEvent } from "../run/events.js";
 import type { ParsedArgs } from "./args.js";
 import { UsageError } from "./args.js";
-import type { RunDecision, RunEvent } from "../run/events.js";
-import type { RunLimits, RunSession, SessionOptions } from "../run/engine.js";
 import { exitCodeOf, type OutputMode, printer } from "./printer.js";
 
 /** The exit code when another process decided the approval first. */
@@ -83,7 +83,9 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const task = await taskOf(args);
   const resuming = Boolean(v.continue || v.thread);
   if (!task && !resuming) {
-    throw new UsageError('name the task: delve run "fix the failing test" (or pipe it on stdin, or -c to continue).');
+    throw new UsageError(
+      'name the task: delve run "fix the failing test" (or pipe it on stdin, or -c to continue).',
+    );
   }
   const session = await openSession(
     sessionOptions(args, {
@@ -102,8 +104,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   try {
     const mode = (str(v.output) ?? "text") as OutputMode;
     const s = session.thread.settings;
-    if (s.sandbox === "none") process.stderr.write("delve: execute runs on the host, not in a sandbox (--sandbox none)\n");
-    if (s.approval === "yolo") process.stderr.write("delve: approval yolo: every call runs unless a deny rule stops it\n");
+    if (s.sandbox === "none")
+      process.stderr.write("delve: execute runs on the host, not in a sandbox (--sandbox none)\n");
+    if (s.approval === "yolo")
+      process.stderr.write("delve: approval yolo: every call runs unless a deny rule stops it\n");
     const pending = session.resumed ? await session.pending() : [];
     if (pending.length) {
       if (task) {
@@ -125,7 +129,8 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   const { openSession, AlreadyDecidedError } = await import("../run/engine.js");
   const v = args.values;
   const threadId = args.positionals[0];
-  if (!threadId) throw new UsageError("name the thread: delve approve THREAD (delve pending lists them).");
+  if (!threadId)
+    throw new UsageError("name the thread: delve approve THREAD (delve pending lists them).");
   if (v.edit && v.reject) throw new UsageError("use --edit or --reject, not both.");
   if (v.reason && !v.reject) throw new UsageError("--reason goes with --reject.");
   let decision: RunDecision = { type: "approve" };
@@ -135,7 +140,9 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
     try {
       edited = JSON.parse(str(v.edit) as string);
     } catch {
-      throw new UsageError('--edit takes the new arguments as a JSON object, e.g. --edit \'{"command":"ls"}\'.');
+      throw new UsageError(
+        '--edit takes the new arguments as a JSON object, e.g. --edit \'{"command":"ls"}\'.',
+      );
     }
     if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
       throw new UsageError("--edit takes a JSON object of arguments.");
@@ -146,12 +153,16 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   try {
     const pending = await session.pending();
     if (!pending.length) {
-      process.stderr.write(`delve: thread ${threadId} waits for no approval (already decided, or never paused).\n`);
+      process.stderr.write(
+        `delve: thread ${threadId} waits for no approval (already decided, or never paused).\n`,
+      );
       return ALREADY_DECIDED_EXIT;
     }
     const callId = str(v.call);
     if (callId && !pending.some((c) => c.call_id === callId)) {
-      throw new UsageError(`thread ${threadId} has no pending call ${callId}; pending: ${pending.map((c) => c.call_id).join(", ")}.`);
+      throw new UsageError(
+        `thread ${threadId} has no pending call ${callId}; pending: ${pending.map((c) => c.call_id).join(", ")}.`,
+      );
     }
     if (callId && pending.length > 1) {
       throw new UsageError(
@@ -159,12 +170,21 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
       );
     }
     if (!(await session.claim())) {
-      process.stderr.write(`delve: already decided: another process answered thread ${threadId} first.\n`);
+      process.stderr.write(
+        `delve: already decided: another process answered thread ${threadId} first.\n`,
+      );
       return ALREADY_DECIDED_EXIT;
     }
     const mode = (str(v.output) ?? "text") as OutputMode;
     try {
-      return await stream(session, mode, session.decide(pending.map(() => decision), limitsOf(v)));
+      return await stream(
+        session,
+        mode,
+        session.decide(
+          pending.map(() => decision),
+          limitsOf(v),
+        ),
+      );
     } catch (error) {
       if (error instanceof AlreadyDecidedError) {
         process.stderr.write(`delve: ${error.message}\n`);

@@ -1,10 +1,14 @@
-import { UsageError, type ParsedArgs } from "./args.js";
 import type { PendingCall } from "../run/events.js";
+import { type ParsedArgs, UsageError } from "./args.js";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const workspaceOf = (args: ParsedArgs) => str(args.values.cwd) ?? process.cwd();
 
-async function withThread<T>(workspace: string, id: string, fn: (s: import("../run/engine.js").RunSession) => Promise<T>) {
+async function withThread<T>(
+  workspace: string,
+  id: string,
+  fn: (s: import("../run/engine.js").RunSession) => Promise<T>,
+) {
   const { openSession } = await import("../run/engine.js");
   const session = await openSession({ workspace, threadId: id, readOnly: true });
   try {
@@ -30,11 +34,16 @@ export async function threadsCommand(args: ParsedArgs): Promise<number> {
     }
     if (!rows.length) console.error("no threads in this workspace yet: delve run TASK starts one.");
     for (const r of rows) {
-      console.log(`${r.id}  ${r.updated_at}  ${r.settings.model}  ${r.title.replace(/\s+/g, " ").slice(0, 60)}`);
+      console.log(
+        `${r.id}  ${r.updated_at}  ${r.settings.model}  ${r.title.replace(/\s+/g, " ").slice(0, 60)}`,
+      );
     }
     return 0;
   }
-  if (!id) throw new UsageError(`name the thread: delve threads ${action} ID (delve threads list shows them).`);
+  if (!id)
+    throw new UsageError(
+      `name the thread: delve threads ${action} ID (delve threads list shows them).`,
+    );
   if (action === "delete") {
     const db = await openThreadsDb(workspace, false);
     const found = await db.delete(id).finally(() => db.close());
@@ -58,10 +67,16 @@ export async function threadsCommand(args: ParsedArgs): Promise<number> {
     }
     const t = session.thread;
     console.log(`thread ${t.id}: ${t.title}`);
-    console.log(`  model ${t.settings.model} · sandbox ${t.settings.sandbox} · approval ${t.settings.approval}${t.settings.agent ? ` · agent ${t.settings.agent}` : ""}`);
-    console.log(`  ${totals.usage.input} in / ${totals.usage.output} out tokens · ${totals.cost_usd === null ? "cost unknown" : `$${totals.cost_usd.toFixed(4)}`}`);
-    for (const m of messages) console.log(`  ${m.role}: ${m.text.replace(/\s+/g, " ").slice(0, 200)}`);
-    for (const p of pending) console.log(`  waiting: ${p.call_id} ${p.tool} ${JSON.stringify(p.args)}`);
+    console.log(
+      `  model ${t.settings.model} · sandbox ${t.settings.sandbox} · approval ${t.settings.approval}${t.settings.agent ? ` · agent ${t.settings.agent}` : ""}`,
+    );
+    console.log(
+      `  ${totals.usage.input} in / ${totals.usage.output} out tokens · ${totals.cost_usd === null ? "cost unknown" : `$${totals.cost_usd.toFixed(4)}`}`,
+    );
+    for (const m of messages)
+      console.log(`  ${m.role}: ${m.text.replace(/\s+/g, " ").slice(0, 200)}`);
+    for (const p of pending)
+      console.log(`  waiting: ${p.call_id} ${p.tool} ${JSON.stringify(p.args)}`);
     return 0;
   });
 }

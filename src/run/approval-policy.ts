@@ -34,7 +34,10 @@ export function approvalPolicy(
     name: "RunRulesMiddleware",
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
-      const decision = verdict({ name: call.name, args: (call.args ?? {}) as Record<string, unknown> });
+      const decision = verdict({
+        name: call.name,
+        args: (call.args ?? {}) as Record<string, unknown>,
+      });
       if (decision.verdict !== "deny") return handler(request);
       return new ToolMessage({
         content: `Error: ${call.name} is not allowed here (${decision.rule ? `rule ${decision.rule}` : decision.reason}); it did not run. Do not retry it; find another way or tell the user.`,

@@ -21,8 +21,14 @@ export function loadConfig(opts: { cwd: string; env?: NodeJS.ProcessEnv }): {
   files: string[];
 } {
   const env = opts.env ?? process.env;
-  const user = path.join(env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? "", ".config"), "delve", "config.json");
-  const files = [user, path.join(opts.cwd, ".delve", "config.json")].filter((f) => fs.existsSync(f));
+  const user = path.join(
+    env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? "", ".config"),
+    "delve",
+    "config.json",
+  );
+  const files = [user, path.join(opts.cwd, ".delve", "config.json")].filter((f) =>
+    fs.existsSync(f),
+  );
   let config: DelveConfig = {};
   for (const file of files) {
     const parsed = JSON.parse(fs.readFileSync(file, "utf8"));

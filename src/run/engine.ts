@@ -1,18 +1,18 @@
+import fs from "node:fs";
 import path from "node:path";
 import { Command, isGraphInterrupt } from "@langchain/langgraph";
 import { claimTableOf } from "../stores/claims.js";
+import { buildAgent, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
 import type { PendingCall, RunDecision, RunEvent, RunResult, UsageTotals } from "./events.js";
 import { chooseModel } from "./model-choice.js";
+import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
+import { compileRules, narrowestRule } from "./rules.js";
 import { openRunModel } from "./run-model.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
 import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
-import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { readUsage } from "./usage.js";
-import { buildAgent, readMcpFile } from "./build-agent.js";
-import { compileRules, narrowestRule } from "./rules.js";
-import fs from "node:fs";
 
 /** What opens a run session. */
 export interface SessionOptions extends SettingsFlags {
@@ -148,7 +148,11 @@ function session(
 
   const snapshot = () => agent.getState(config);
 
-  async function pendingWith(): Promise<{ calls: PendingCall[]; interrupts: any[]; checkpoint: string }> {
+  async function pendingWith(): Promise<{
+    calls: PendingCall[];
+    interrupts: any[];
+    checkpoint: string;
+  }> {
     const state = await snapshot();
     const interrupts = (state.tasks ?? []).flatMap((t: any) => t.interrupts ?? []);
     const unanswered = unansweredCalls(state.values?.messages ?? []);
@@ -166,11 +170,18 @@ function session(
           args: action.args,
           description: String(action.description ?? ""),
           decisions: request.reviewConfigs?.[i]?.allowedDecisions ?? ["approve", "reject"],
-          suggested_rule: narrowestRule({ name: action.name, args: action.args ?? {} }, { workspace }),
+          suggested_rule: narrowestRule(
+            { name: action.name, args: action.args ?? {} },
+            { workspace },
+          ),
         });
       });
     }
-    return { calls, interrupts, checkpoint: String(state.config?.configurable?.checkpoint_id ?? "") };
+    return {
+      calls,
+      interrupts,
+      checkpoint: String(state.config?.configurable?.checkpoint_id ?? ""),
+    };
   }
 
   async function totals() {
@@ -282,7 +293,12 @@ function session(
     if (claimed) return true;
     const { interrupts, checkpoint } = await pendingWith();
     if (!interrupts.length) return false;
-    const key = JSON.stringify(["run-decision", thread.id, checkpoint, ...interrupts.map((i) => i.id)]);
+    const key = JSON.stringify([
+      "run-decision",
+      thread.id,
+      checkpoint,
+      ...interrupts.map((i) => i.id),
+    ]);
     claimed =
       (await claimTableOf(db.checkpointer).insert(key, JSON.stringify({ pid: process.pid }))) ===
       undefined;

@@ -1,4 +1,9 @@
-import { CassetteReplay, type CassetteStep, loadCassette, saveCassette } from "../evals/cassette.js";
+import {
+  CassetteReplay,
+  type CassetteStep,
+  loadCassette,
+  saveCassette,
+} from "../evals/cassette.js";
 import { EvalChatModel, type ModelSession } from "../evals/eval-model.js";
 import type { ThreadSettings } from "./threads-db.js";
 
@@ -17,13 +22,12 @@ export interface RunModel {
  * its first task; no network, no key); with `--record FILE` calls go to the model and are
  * written to FILE when the run ends.
  */
-export async function openRunModel(
-  settings: ThreadSettings,
-  record?: string,
-): Promise<RunModel> {
+export async function openRunModel(settings: ThreadSettings, record?: string): Promise<RunModel> {
   if (settings.replay) {
     const cassette = loadCassette(settings.replay);
-    const task = cassette.tasks[RUN_CASSETTE_TASK] ? RUN_CASSETTE_TASK : Object.keys(cassette.tasks)[0];
+    const task = cassette.tasks[RUN_CASSETTE_TASK]
+      ? RUN_CASSETTE_TASK
+      : Object.keys(cassette.tasks)[0];
     const steps = task ? cassette.tasks[task]?.runs[0] : undefined;
     const session: ModelSession = {
       calls: [],

@@ -58,17 +58,20 @@ export class EventTranslator {
 
   /** The events of one stream chunk. */
   translate(chunk: unknown): RunEvent[] {
-    const [ns, , data] = (Array.isArray(chunk) && chunk.length === 3 ? chunk : [[], "updates", chunk]) as [
-      string[],
-      string,
-      Record<string, any>,
-    ];
+    const [ns, , data] = (
+      Array.isArray(chunk) && chunk.length === 3 ? chunk : [[], "updates", chunk]
+    ) as [string[], string, Record<string, any>];
     const top = ns.length === 0;
     const agent = top ? "main" : this.#activeSubagent();
     const out: RunEvent[] = [];
     for (const [node, update] of Object.entries(data ?? {})) {
       if (node === "__interrupt__") continue;
-      if (process.env.DELVE_TRACE) process.stderr.write(`[trace] ${ns.join("/")} ${node} ${messagesOf(update).map((m: any) => `${m.getType?.()}:${m.id}`).join(",")}\n`);
+      if (process.env.DELVE_TRACE)
+        process.stderr.write(
+          `[trace] ${ns.join("/")} ${node} ${messagesOf(update)
+            .map((m: any) => `${m.getType?.()}:${m.id}`)
+            .join(",")}\n`,
+        );
       for (const update1 of Array.isArray(update) ? update : [update]) {
         for (const message of messagesOf(update1)) out.push(...this.#message(message, agent, top));
       }
@@ -94,7 +97,14 @@ export class EventTranslator {
       for (const call of message.tool_calls ?? []) {
         this.counts.toolCalls++;
         this.watch(call);
-        out.push({ v: 1, type: "tool_call", agent, call_id: call.id ?? "", tool: call.name, args: call.args });
+        out.push({
+          v: 1,
+          type: "tool_call",
+          agent,
+          call_id: call.id ?? "",
+          tool: call.name,
+          args: call.args,
+        });
         if (call.name === "task") {
           const name = String(call.args?.subagent_type ?? "subagent");
           this.#subagents.set(call.id ?? "", name);

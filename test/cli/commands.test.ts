@@ -22,7 +22,14 @@ describe("delve threads", () => {
   it("list, show and delete read the workspace's threads database", async () => {
     const ws = h.workspace();
     h.openai.script([{ text: "first answer" }]);
-    const run = await h.delve(ws, ["run", "first task", "--model", "openai:delve-unpriced-model", "--output", "json"]);
+    const run = await h.delve(ws, [
+      "run",
+      "first task",
+      "--model",
+      "openai:delve-unpriced-model",
+      "--output",
+      "json",
+    ]);
     const id = JSON.parse(run.stdout).thread_id;
     expect(fs.existsSync(path.join(ws, ".delve", "threads.db"))).toBe(true);
     const [list, show, text] = await Promise.all([
@@ -31,7 +38,14 @@ describe("delve threads", () => {
       h.delve(ws, ["threads", "list"]),
     ]);
     expect(JSON.parse(list.stdout)).toEqual([
-      expect.objectContaining({ id, title: "first task", settings: expect.objectContaining({ model: "openai:delve-unpriced-model", approval: "ask" }) }),
+      expect.objectContaining({
+        id,
+        title: "first task",
+        settings: expect.objectContaining({
+          model: "openai:delve-unpriced-model",
+          approval: "ask",
+        }),
+      }),
     ]);
     expect(text.stdout).toContain(`${id}  `);
     const shown = JSON.parse(show.stdout);
@@ -55,11 +69,22 @@ describe("--agent MODULE, surface and lint on a TypeScript module", () => {
   it("run --agent loads a .ts module whose default export is a function returning options; its gate pauses the run", async () => {
     const ws = h.workspace();
     h.openai.script([{ toolCalls: [{ name: "cancel_order", args: { id: "ORD-1" } }] }]);
-    const run = await h.delve(ws, ["run", "cancel ORD-1", "--model", "openai:delve-unpriced-model", "--agent", FIXTURE, "--output", "stream-json"]);
+    const run = await h.delve(ws, [
+      "run",
+      "cancel ORD-1",
+      "--model",
+      "openai:delve-unpriced-model",
+      "--agent",
+      FIXTURE,
+      "--output",
+      "stream-json",
+    ]);
     expect(run.code).toBe(3);
     const required = run.events().find((e) => e.type === "approval_required");
     expect(required).toMatchObject({ tool: "cancel_order", args: { id: "ORD-1" } });
-    expect(JSON.stringify(h.openai.accepted().at(-1).messages[0].content)).toContain("You answer questions about orders.");
+    expect(JSON.stringify(h.openai.accepted().at(-1).messages[0].content)).toContain(
+      "You answer questions about orders.",
+    );
     // The thread remembers its agent module: approve needs no --agent.
     h.openai.script([{ text: "cancelled" }]);
     const approved = await h.delve(ws, ["approve", required.thread_id]);
@@ -85,14 +110,42 @@ describe("cassettes: --record then --replay offline", () => {
   it("a recorded run replays with no provider and no key", async () => {
     const ws = h.workspace();
     const cassette = path.join(h.workspace(), "run.cassette.json");
-    h.openai.script([{ toolCalls: [{ name: "ls", args: { path: "/" } }] }, { text: "nothing here" }]);
-    const recorded = await h.delve(ws, ["run", "what is here?", "--model", "openai:delve-unpriced-model", "--record", cassette, "--sandbox", "none", "--output", "json"]);
-    expect(JSON.parse(recorded.stdout)).toMatchObject({ status: "completed", answer: "nothing here" });
-    const before = h.openai.requests.length;
-    const replayed = await h.delve(ws, ["run", "what is here?", "--replay", cassette, "--sandbox", "none", "--output", "json"], {
-      env: h.env({ OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, OPENAI_BASE_URL: "http://127.0.0.1:9" }),
+    h.openai.script([
+      { toolCalls: [{ name: "ls", args: { path: "/" } }] },
+      { text: "nothing here" },
+    ]);
+    const recorded = await h.delve(ws, [
+      "run",
+      "what is here?",
+      "--model",
+      "openai:delve-unpriced-model",
+      "--record",
+      cassette,
+      "--sandbox",
+      "none",
+      "--output",
+      "json",
+    ]);
+    expect(JSON.parse(recorded.stdout)).toMatchObject({
+      status: "completed",
+      answer: "nothing here",
     });
-    expect(JSON.parse(replayed.stdout), replayed.stdout).toMatchObject({ status: "completed", answer: "nothing here" });
+    const before = h.openai.requests.length;
+    const replayed = await h.delve(
+      ws,
+      ["run", "what is here?", "--replay", cassette, "--sandbox", "none", "--output", "json"],
+      {
+        env: h.env({
+          OPENAI_API_KEY: undefined,
+          ANTHROPIC_API_KEY: undefined,
+          OPENAI_BASE_URL: "http://127.0.0.1:9",
+        }),
+      },
+    );
+    expect(JSON.parse(replayed.stdout), replayed.stdout).toMatchObject({
+      status: "completed",
+      answer: "nothing here",
+    });
     expect(h.openai.requests.length).toBe(before);
   });
 });
@@ -112,7 +165,22 @@ describe("doctor, help and version", () => {
     for (const c of ["run", "threads", "pending", "approve", "doctor", "lint", "surface", "eval"]) {
       expect(help.stdout).toContain(`delve ${c}`);
     }
-    for (const f of ["--cwd", "--model", "--agent", "--sandbox", "--mcp", "--thread", "--continue", "--approval", "--output", "--max-turns", "--timeout", "--max-cost", "--prices", "--replay"]) {
+    for (const f of [
+      "--cwd",
+      "--model",
+      "--agent",
+      "--sandbox",
+      "--mcp",
+      "--thread",
+      "--continue",
+      "--approval",
+      "--output",
+      "--max-turns",
+      "--timeout",
+      "--max-cost",
+      "--prices",
+      "--replay",
+    ]) {
       expect(runHelp.stdout).toContain(f);
     }
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));

@@ -28,9 +28,17 @@ export interface Harness {
   workspace(files?: Record<string, string>): string;
   /** The child env: no real keys, the fakes' URLs, a private config home. */
   env(extra?: Record<string, string | undefined>): NodeJS.ProcessEnv;
-  delve(cwd: string, args: string[], options?: { env?: NodeJS.ProcessEnv; input?: string }): Promise<CliRun>;
+  delve(
+    cwd: string,
+    args: string[],
+    options?: { env?: NodeJS.ProcessEnv; input?: string },
+  ): Promise<CliRun>;
   /** Starts `delve` without waiting (for kill -9 and races). */
-  start(cwd: string, args: string[], options?: { env?: NodeJS.ProcessEnv }): { child: ChildProcess; done: Promise<CliRun> };
+  start(
+    cwd: string,
+    args: string[],
+    options?: { env?: NodeJS.ProcessEnv },
+  ): { child: ChildProcess; done: Promise<CliRun> };
   close(): Promise<void>;
 }
 
@@ -59,11 +67,15 @@ export async function startHarness(): Promise<Harness> {
     return out;
   };
   const start: Harness["start"] = (cwd, args, options = {}) => {
-    const child = spawn(process.execPath, ["--import", LOADER, path.join(ROOT, CLI_ENTRY), ...args], {
-      cwd,
-      env: options.env ?? env(),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", LOADER, path.join(ROOT, CLI_ENTRY), ...args],
+      {
+        cwd,
+        env: options.env ?? env(),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d) => {
