@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { nearestName } from "../errors/nearest-name.js";
 
 /** One flag of a command: `util.parseArgs` options plus help text and allowed values. */
 export interface FlagSpec {
@@ -107,34 +108,9 @@ function explain(spec: CommandSpec, error: Error & { code?: string }): string {
   return `${error.message.replace(/\. To specify.*$/s, "")}. Run delve ${spec.name} --help.`;
 }
 
-/** The candidate closest to `word` by edit distance, when it is close enough to be a typo. */
+/** The candidate closest to `word`, for "did you mean" (always one: the nearest valid one). */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const c of candidates) {
-    const d = distance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3))
-    ? best
-    : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
+  return nearestName(word, candidates);
 }
 
 /** The help text of one command. */

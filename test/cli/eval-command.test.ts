@@ -101,7 +101,7 @@ describe("delve eval", () => {
       '--repeat takes a whole number >= 1; got "0".',
     );
     expect(parseEvalArgs([DESK, "--replay", CASSETTE, "--verbose"])).toBe(
-      "unknown flag --verbose for delve eval. Run delve eval --help.",
+      "unknown flag --verbose for delve eval; did you mean --record. Run delve eval --help.",
     );
     expect(parseEvalArgs([DESK, "--replay", CASSETTE, "--onyl", "x"])).toBe(
       "unknown flag --onyl for delve eval; did you mean --only. Run delve eval --help.",
