@@ -42,7 +42,7 @@ function newestMtime(dir: string): number {
 }
 
 /** Builds Delve when `dist/` is missing; returns a warning when it looks stale. */
-function ensureBuilt(): string | undefined {
+export function ensureBuilt(): string | undefined {
   if (!existsSync(DELVE_ENTRY)) {
     console.log("  (dist/ is missing: running npm run build)");
     const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });

@@ -14,6 +14,8 @@ export interface AgentInfo {
   /** The harness-profile key of the model, when known, and how it was found. */
   modelKey?: string;
   modelKeySource?: string;
+  /** What pauses the agent for a human (`interruptOn.NAME`, path rules), as construction names them. */
+  approvalReasons?: string[];
   /** The profile keys that applied, in merge order ("agent" = the profile option). */
   profilesApplied?: string[];
 }

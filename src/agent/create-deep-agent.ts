@@ -192,6 +192,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     modelKey: key.key,
     modelKeySource: key.source,
     profilesApplied: profile.applied,
+    approvalReasons: [...stack.approvalReasons],
   });
   for (const warning of warnings) console.warn(`[delve] ${warning}`);
   return agent;

@@ -82,7 +82,11 @@ export function checkOptionKeys(options: object): void {
 export function validateInterruptOn(value: unknown, where: string): NormalizedInterruptOn {
   const out = new Map<
     string,
-    { allowedDecisions: ApprovalDecisionType[]; description?: InterruptOnConfig["description"] }
+    {
+      allowedDecisions: ApprovalDecisionType[];
+      description?: InterruptOnConfig["description"];
+      when?: InterruptOnConfig["when"];
+    }
   >();
   if (value === undefined) return out;
   const fail = (problem: string): never => {
@@ -103,8 +107,8 @@ export function validateInterruptOn(value: unknown, where: string): NormalizedIn
     }
     const config = entry as Record<string, unknown>;
     for (const key of Object.keys(config)) {
-      if (key !== "allowedDecisions" && key !== "description") {
-        fail(`${at} has unknown field "${key}"; use allowedDecisions and description.`);
+      if (key !== "allowedDecisions" && key !== "description" && key !== "when") {
+        fail(`${at} has unknown field "${key}"; use allowedDecisions, description and when.`);
       }
     }
     const allowed = config.allowedDecisions ?? [...DECISIONS];
@@ -123,9 +127,13 @@ export function validateInterruptOn(value: unknown, where: string): NormalizedIn
     ) {
       fail(`${at}.description must be a string or a function of the tool call.`);
     }
+    if (config.when !== undefined && typeof config.when !== "function") {
+      fail(`${at}.when must be a function of the tool call returning true to gate it.`);
+    }
     out.set(name, {
       allowedDecisions: [...new Set(allowed as ApprovalDecisionType[])],
       description: description as InterruptOnConfig["description"],
+      ...(config.when ? { when: config.when as InterruptOnConfig["when"] } : {}),
     });
   }
   return out;

@@ -34,6 +34,8 @@ export type ApprovalDecisionType = "approve" | "edit" | "reject";
 export interface InterruptOnConfig {
   allowedDecisions?: ApprovalDecisionType[];
   description?: string | ((call: ToolCall) => string | Promise<string>);
+  /** Gate only the calls it returns true for (default: every call). Must be deterministic. */
+  when?: (call: { name: string; args: Record<string, unknown> }) => boolean;
 }
 
 /** Tool name -> `true` (gate with every decision), `false` (no gate) or its config. */
@@ -54,7 +56,11 @@ export interface ApprovalRequest extends HITLRequest {
 /** A validated `interruptOn`: only gated tools, each with its allowed decisions. */
 export type NormalizedInterruptOn = ReadonlyMap<
   string,
-  { allowedDecisions: ApprovalDecisionType[]; description?: InterruptOnConfig["description"] }
+  {
+    allowedDecisions: ApprovalDecisionType[];
+    description?: InterruptOnConfig["description"];
+    when?: InterruptOnConfig["when"];
+  }
 >;
 
 /** The name the approval middleware registers under. */
@@ -126,10 +132,15 @@ export function approvalMiddleware(options: {
   for (const t of options.tools as any[]) if (typeof t?.name === "string") tools.set(t.name, t);
 
   const gateOf = (call: { name: string; args: unknown }): Gate | undefined => {
-    const config = options.interruptOn.get(call.name);
+    const found = options.interruptOn.get(call.name);
+    const config =
+      found?.when && !found.when(call as { name: string; args: Record<string, unknown> })
+        ? undefined
+        : found;
     const path = options.pathGate?.(call);
     if (!config && !path) return undefined;
-    return { allowedDecisions: [...DECISIONS], ...config, ...(path ? { path } : {}) };
+    const { when: _, ...rest } = config ?? {};
+    return { allowedDecisions: [...DECISIONS], ...rest, ...(path ? { path } : {}) };
   };
 
   return createMiddleware({

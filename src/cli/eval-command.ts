@@ -1,6 +1,4 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   compareReports,
   type EvalProgress,
@@ -10,48 +8,41 @@ import {
   renderHtmlReport,
   runTaskSet,
 } from "../evals/index.js";
+import { importModule } from "../run/build-agent.js";
+import { type ParsedArgs, parseCommand } from "./args.js";
+import { COMMANDS } from "./commands.js";
+
+const EVAL_SPEC = COMMANDS.find((c) => c.name === "eval")!;
 
 /** The usage line of `delve eval`. */
-export const EVAL_USAGE =
-  "delve eval <module> [--model provider:model] [--record FILE | --replay FILE] [--repeat k] [--compare previous.json] [--json out.json] [--html report.html]";
-
-const VALUE_FLAGS = [
-  "--model",
-  "--record",
-  "--replay",
-  "--repeat",
-  "--compare",
-  "--json",
-  "--html",
-];
+export const EVAL_USAGE = EVAL_SPEC.usage;
 
 /** Parsed `delve eval` arguments: the module and each flag's value by name. */
 export interface EvalArgs {
   module: string;
   flags: Record<string, string>;
+  /** `--only`, repeatable. */
+  only?: string[];
 }
 
-/** Parses `delve eval` arguments; a string is the usage error to print. */
-export function parseEvalArgs(args: string[]): EvalArgs | string {
-  const flags: Record<string, string> = {};
-  let module: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg.startsWith("--")) {
-      if (!VALUE_FLAGS.includes(arg)) return `unknown option ${arg}`;
-      const value = args[++i];
-      if (value === undefined || value.startsWith("--")) return `${arg} needs a value`;
-      flags[arg.slice(2)] = value;
-    } else if (module === undefined) module = arg;
-    else return `unexpected argument ${arg}`;
+/** Checks `delve eval` arguments (parsed by `util.parseArgs`); a string is the usage error to print. */
+export function parseEvalArgs(args: string[] | ParsedArgs): EvalArgs | string {
+  let parsed: ParsedArgs;
+  try {
+    parsed = Array.isArray(args) ? parseCommand(EVAL_SPEC, args) : args;
+  } catch (error) {
+    return (error as Error).message;
   }
+  const flags: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === "string") flags[name] = value;
+  }
+  const module = parsed.positionals[0];
   if (!module) return "name the module whose default export is your task set";
   if (flags.record && flags.replay) return "use --record or --replay, not both";
   if (!flags.model && !flags.replay) return "give --model provider:model, or --replay a cassette";
-  if (flags.repeat !== undefined && !/^[1-9]\d*$/.test(flags.repeat)) {
-    return `--repeat takes a whole number >= 1 (got ${flags.repeat})`;
-  }
-  return { module, flags };
+  const only = parsed.values.only as string[] | undefined;
+  return { module, flags, ...(only?.length ? { only } : {}) };
 }
 
 /** One line of the progress bar shown on a terminal: `[#####-----] 3/6 task-id`. */
@@ -109,14 +100,25 @@ function comparisonText(c: ReportComparison): string {
  * `delve eval <module>`: runs the task set the module exports by default and prints a table;
  * exit code 1 when a task fails, 2 for a usage error.
  */
-export async function evalCommand(args: string[]): Promise<number> {
+export async function evalCommand(args: string[] | ParsedArgs): Promise<number> {
   const parsed = parseEvalArgs(args);
   if (typeof parsed === "string") {
-    console.error(`delve eval: ${parsed}.\nUsage: ${EVAL_USAGE}`);
+    console.error(`delve eval: ${parsed.replace(/\.$/, "")}.\nUsage: ${EVAL_USAGE}`);
     return 2;
   }
   const { module: file, flags } = parsed;
-  const loaded = await import(pathToFileURL(resolve(file)).href);
+  let prices: Record<string, { input: number; output: number }> | undefined;
+  if (flags.prices) {
+    try {
+      prices = JSON.parse(readFileSync(flags.prices, "utf8"));
+    } catch (error) {
+      console.error(
+        `delve eval: cannot read --prices ${flags.prices}: ${(error as Error).message}`,
+      );
+      return 2;
+    }
+  }
+  const loaded = await importModule(file);
   const taskSet = typeof loaded.default === "function" ? await loaded.default() : loaded.default;
   if (!isTaskSet(taskSet)) {
     console.error(
@@ -145,6 +147,9 @@ export async function evalCommand(args: string[]): Promise<number> {
     ...(flags.record ? { record: flags.record } : {}),
     ...(flags.replay ? { replay: flags.replay } : {}),
     ...(flags.repeat ? { repeat: Number(flags.repeat) } : {}),
+    ...(parsed.only ? { only: parsed.only } : {}),
+    ...(prices ? { prices } : {}),
+    ...(flags.judge ? { judge: flags.judge } : {}),
     onProgress: (p) => {
       if (tty) process.stderr.write(`\r\x1b[2K${progressBar(p)}`);
       else

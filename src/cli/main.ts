@@ -1,86 +1,83 @@
 #!/usr/bin/env node
+// The `delve` command. `--version` and `--help` load no agent code: each command's module is
+// imported only when it runs.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { inspectSurface } from "../surface/inspect-surface.js";
-
-const HELP = `delve: deep agents for TypeScript
-
-Usage:
-  delve surface <module> [--export <name>] [--json]
-      Load an agent built with createDeepAgent from a JavaScript module (its default
-      export, or the named export) and print what the model is handed: visible and
-      hidden tools, characters and estimated tokens per tool. Calls no model.
-  delve eval <module> [--model provider:model] [--record FILE | --replay FILE]
-             [--repeat k] [--compare previous.json] [--json out.json] [--html report.html]
-      Run the task set that the module exports by default (defineTaskSet from
-      delve/evals): each task with the model, recording to or replaying from a
-      cassette, k times each. Prints a table; exit code 1 when a task fails.
-  delve --version     Print the version.
-  delve --help        Print this help.
-`;
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { MissingProviderError } from "../errors/missing-provider-error.js";
+import { commandHelp, nearest, parseCommand, UsageError } from "./args.js";
+import { COMMANDS, mainHelp } from "./commands.js";
 
 function version(): string {
   const pkg = new URL("../../package.json", import.meta.url);
   return JSON.parse(readFileSync(pkg, "utf8")).version;
 }
 
-async function surface(args: string[]): Promise<number> {
-  const file = args.find((a) => !a.startsWith("--"));
-  if (!file) {
-    console.error(
-      "delve surface: name the module that exports your agent, e.g. delve surface ./agent.js",
-    );
-    return 2;
-  }
-  const exportIndex = args.indexOf("--export");
-  const exportName = exportIndex >= 0 ? args[exportIndex + 1] : "default";
-  const module = await import(pathToFileURL(resolve(file)).href);
-  let agent = module[exportName ?? "default"];
-  if (typeof agent === "function") agent = await agent();
-  if (!agent) {
-    console.error(`delve surface: ${file} has no export "${exportName}". Use --export <name>.`);
-    return 2;
-  }
-  const report = await inspectSurface(agent);
-  if (args.includes("--json")) {
-    console.log(JSON.stringify(report, null, 2));
-    return 0;
-  }
-  console.log(`registered (${report.registered.length}): ${report.registered.join(", ")}`);
-  console.log(`visible    (${report.visible.length}): ${report.visible.join(", ")}`);
-  for (const h of report.hidden) console.log(`hidden: ${h.name}: ${h.reason}`);
-  for (const t of report.tools) {
-    console.log(
-      `  ${t.name.padEnd(20)} ${t.source.padEnd(9)} ${String(t.chars).padStart(6)} chars ~${t.tokens} tokens`,
-    );
-  }
-  console.log(
-    `total ${report.totalChars} chars, ~${report.totalTokens} tokens; system prompt ${report.systemPromptChars} chars`,
-  );
-  for (const w of report.warnings) console.log(`warning: ${w}`);
-  return 0;
-}
+type Handler = (args: import("./args.js").ParsedArgs) => Promise<number>;
+
+const HANDLERS: Record<string, () => Promise<Handler>> = {
+  run: async () => (await import("./run-command.js")).runCommand,
+  approve: async () => (await import("./run-command.js")).approveCommand,
+  threads: async () => (await import("./threads-command.js")).threadsCommand,
+  pending: async () => (await import("./threads-command.js")).pendingCommand,
+  doctor: async () => (await import("./doctor-command.js")).doctorCommand,
+  lint: async () => (await import("./module-commands.js")).lintCommand,
+  surface: async () => (await import("./module-commands.js")).surfaceCommand,
+  eval: async () => (await import("./eval-command.js")).evalCommand,
+};
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
-    console.log(HELP);
+    console.log(mainHelp());
     return 0;
   }
   if (command === "--version" || command === "-v") {
     console.log(version());
     return 0;
   }
-  if (command === "surface") return surface(rest);
-  if (command === "eval") return (await import("./eval-command.js")).evalCommand(rest);
-  console.error(`delve: unknown command "${command}". Run delve --help.`);
-  return 2;
+  const spec = COMMANDS.find((c) => c.name === command);
+  if (!spec) {
+    const near = nearest(
+      command,
+      COMMANDS.map((c) => c.name),
+    );
+    console.error(
+      `delve: unknown command "${command}"${near ? `; did you mean ${near}?` : ""}. Run delve --help.`,
+    );
+    return 2;
+  }
+  try {
+    const args = parseCommand(spec, rest);
+    if (args.values.help) {
+      console.log(commandHelp(spec));
+      return 0;
+    }
+    return await (await HANDLERS[command]!())(args);
+  } catch (error) {
+    return report(command, error);
+  }
 }
 
+// Usage and configuration mistakes are exit 2 with the message alone; anything else is 1.
+function report(command: string, error: unknown): number {
+  const e = error as Error & { code?: string };
+  const message = e instanceof Error ? e.message : String(error);
+  const usage =
+    error instanceof UsageError ||
+    ConfigurationError.isInstance(error) ||
+    MissingProviderError.isInstance(error) ||
+    e?.name === "UnknownThreadError";
+  console.error(`delve ${command}: ${message}`);
+  if (!usage && process.env.DELVE_DEBUG && e?.stack) console.error(e.stack);
+  return usage ? 2 : 1;
+}
+
+// Exits once stdout is flushed: a run cut off by a limit may leave a tool finishing in the
+// background, which must not keep the process (or its exit code) waiting.
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    process.stdout.write("", () => process.exit(code));
   },
   (error) => {
     console.error(`delve: ${error instanceof Error ? error.message : String(error)}`);

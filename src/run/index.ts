@@ -1,6 +1,7 @@
-// The `delve run` engine's leaf modules: approval rules, prices, configuration, model choice
-// and usage. Not a package entry yet; every name here is meant as public API once it is.
+// The run engine and its leaf modules: what the CLI, the interactive terminal and the viewer use.
+// UI-free: events out, decisions in. Not yet a package entry (the CLI imports it directly).
 
+export { type ApprovalMode, approvalPolicy, GATED_TOOLS } from "./approval-policy.js";
 export {
   addAllowRule,
   configSchema,
@@ -11,6 +12,25 @@ export {
   readConfigFile,
   userConfigPath,
 } from "./config.js";
+export {
+  AlreadyDecidedError,
+  openSession,
+  type RunLimits,
+  type RunSession,
+  type SessionOptions,
+  UnknownThreadError,
+} from "./engine.js";
+export {
+  type PendingCall,
+  RUN_EVENT_TYPES,
+  type RunDecision,
+  type RunDecisionType,
+  type RunEvent,
+  type RunLimit,
+  type RunResult,
+  type RunStatus,
+  type RunUsage,
+} from "./events.js";
 export { chooseModel, DEFAULT_MODELS } from "./model-choice.js";
 export {
   costUsd,
@@ -36,6 +56,7 @@ export {
   type RuleContext,
   type RuleVerdict,
 } from "./rules.js";
+export { type ThreadRow, type ThreadSettings, threadsDbFile } from "./threads-db.js";
 export {
   readUsage,
   summarizeUsage,

@@ -53,6 +53,11 @@ export interface SurfaceReport {
   profilesApplied: string[];
   /** Construction warnings (e.g. a user tool shadowing a built-in). */
   warnings: string[];
+  /**
+   * What pauses the agent for human approval, as construction names it: `interruptOn.NAME`
+   * per gated tool (a subagent's with its path first), `permissions[i] (mode "interrupt")`.
+   */
+  approval: string[];
 }
 
 /**
@@ -127,6 +132,7 @@ export async function inspectSurface(
     modelKey: info.modelKey,
     modelKeySource: info.modelKeySource,
     profilesApplied: info.profilesApplied ?? [],
+    approval: info.approvalReasons ?? [],
     warnings: [...info.warnings],
   };
 }

@@ -98,12 +98,20 @@ describe("delve eval", () => {
     );
     expect(parseEvalArgs([DESK])).toBe("give --model provider:model, or --replay a cassette");
     expect(parseEvalArgs([DESK, "--model", "openai:gpt-5.5", "--repeat", "0"])).toBe(
-      "--repeat takes a whole number >= 1 (got 0)",
+      '--repeat takes a whole number >= 1; got "0".',
     );
     expect(parseEvalArgs([DESK, "--replay", CASSETTE, "--verbose"])).toBe(
-      "unknown option --verbose",
+      "unknown flag --verbose for delve eval; did you mean --record. Run delve eval --help.",
     );
-    expect(parseEvalArgs([DESK, "--json"])).toBe("--json needs a value");
+    expect(parseEvalArgs([DESK, "--replay", CASSETTE, "--onyl", "x"])).toBe(
+      "unknown flag --onyl for delve eval; did you mean --only. Run delve eval --help.",
+    );
+    expect(parseEvalArgs([DESK, "--json"])).toBe("--json needs a value: --json FILE.");
+    expect(parseEvalArgs([DESK, "--replay", CASSETTE, "--only", "a", "--only", "b"])).toEqual({
+      module: DESK,
+      flags: { replay: CASSETTE },
+      only: ["a", "b"],
+    });
     expect(parseEvalArgs(["--replay", CASSETTE])).toBe(
       "name the module whose default export is your task set",
     );

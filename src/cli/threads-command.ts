@@ -1,0 +1,105 @@
+import type { PendingCall } from "../run/events.js";
+import { type ParsedArgs, UsageError } from "./args.js";
+
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+const workspaceOf = (args: ParsedArgs) => str(args.values.cwd) ?? process.cwd();
+
+async function withThread<T>(
+  workspace: string,
+  id: string,
+  fn: (s: import("../run/engine.js").RunSession) => Promise<T>,
+) {
+  const { openSession } = await import("../run/engine.js");
+  const session = await openSession({ workspace, threadId: id, readOnly: true });
+  try {
+    return await fn(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** `delve threads list|show ID|delete ID`. */
+export async function threadsCommand(args: ParsedArgs): Promise<number> {
+  const [action = "list", id] = args.positionals;
+  const json = Boolean(args.values.json);
+  const workspace = workspaceOf(args);
+  const { openThreadsDb } = await import("../run/threads-db.js");
+  if (action === "list") {
+    const db = await openThreadsDb(workspace, false);
+    const rows = db.list();
+    db.close();
+    if (json) {
+      console.log(JSON.stringify(rows, null, 2));
+      return 0;
+    }
+    if (!rows.length) console.error("no threads in this workspace yet: delve run TASK starts one.");
+    for (const r of rows) {
+      console.log(
+        `${r.id}  ${r.updated_at}  ${r.settings.model}  ${r.title.replace(/\s+/g, " ").slice(0, 60)}`,
+      );
+    }
+    return 0;
+  }
+  if (!id)
+    throw new UsageError(
+      `name the thread: delve threads ${action} ID (delve threads list shows them).`,
+    );
+  if (action === "delete") {
+    const db = await openThreadsDb(workspace, false);
+    const found = await db.delete(id).finally(() => db.close());
+    if (!found) throw new UsageError(`no thread ${id} in this workspace.`);
+    console.error(`deleted thread ${id}`);
+    return 0;
+  }
+  if (action !== "show") {
+    throw new UsageError(`delve threads takes list, show ID or delete ID; got "${action}".`);
+  }
+  return withThread(workspace, id, async (session) => {
+    const [pending, totals, messages] = await Promise.all([
+      session.pending(),
+      session.totals(),
+      session.messages(),
+    ]);
+    const shown = { ...session.thread, ...totals, pending, messages };
+    if (json) {
+      console.log(JSON.stringify(shown, null, 2));
+      return 0;
+    }
+    const t = session.thread;
+    console.log(`thread ${t.id}: ${t.title}`);
+    console.log(
+      `  model ${t.settings.model} · sandbox ${t.settings.sandbox} · approval ${t.settings.approval}${t.settings.agent ? ` · agent ${t.settings.agent}` : ""}`,
+    );
+    console.log(
+      `  ${totals.usage.input} in / ${totals.usage.output} out tokens · ${totals.cost_usd === null ? "cost unknown" : `$${totals.cost_usd.toFixed(4)}`}`,
+    );
+    for (const m of messages)
+      console.log(`  ${m.role}: ${m.text.replace(/\s+/g, " ").slice(0, 200)}`);
+    for (const p of pending)
+      console.log(`  waiting: ${p.call_id} ${p.tool} ${JSON.stringify(p.args)}`);
+    return 0;
+  });
+}
+
+/** `delve pending`: every approval waiting in the workspace. */
+export async function pendingCommand(args: ParsedArgs): Promise<number> {
+  const workspace = workspaceOf(args);
+  const { openThreadsDb } = await import("../run/threads-db.js");
+  const db = await openThreadsDb(workspace, false);
+  const rows = db.list();
+  db.close();
+  const all: Array<PendingCall & { thread_id: string }> = [];
+  for (const row of rows) {
+    const calls = await withThread(workspace, row.id, (s) => s.pending());
+    for (const c of calls) all.push({ thread_id: row.id, ...c });
+  }
+  if (args.values.json) {
+    console.log(JSON.stringify(all, null, 2));
+    return 0;
+  }
+  if (!all.length) console.error("no approval is waiting.");
+  for (const p of all) {
+    console.log(`${p.thread_id}  ${p.call_id}  ${p.tool} ${JSON.stringify(p.args)}`);
+  }
+  return 0;
+}

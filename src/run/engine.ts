@@ -1,0 +1,403 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Command, isGraphInterrupt } from "@langchain/langgraph";
+import { claimTableOf } from "../claims/claim-table.js";
+import { buildAgent, readMcpFile } from "./build-agent.js";
+import { loadConfig } from "./config.js";
+import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
+import { chooseModel } from "./model-choice.js";
+import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
+import { compileRules, narrowestRule } from "./rules.js";
+import { openRunModel } from "./run-model.js";
+import { resolveSettings, type SettingsFlags } from "./settings.js";
+import { contentText, EventTranslator } from "./stream-events.js";
+import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
+import { readUsage } from "./usage.js";
+
+/** What opens a run session. */
+export interface SessionOptions extends SettingsFlags {
+  workspace: string;
+  /** Resume this thread; `continueLatest` resumes the newest of the workspace. */
+  threadId?: string;
+  continueLatest?: boolean;
+  /** A title for a new thread (the task). */
+  title?: string;
+  prices?: Record<string, ModelPrice>;
+  /** Record every model call of this session to this cassette file. */
+  record?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Diagnostics for the user (stderr in the CLI); never part of the event stream. */
+  notice?: (line: string) => void;
+  /** Open without MCP servers, to read the thread only (pending, show). */
+  readOnly?: boolean;
+}
+
+/** The limits of one `send` or `decide`. */
+export interface RunLimits {
+  maxTurns?: number;
+  timeoutMs?: number;
+  maxCostUsd?: number;
+}
+
+/** One thread opened for running: events out, decisions in. UI-free. */
+export interface RunSession {
+  readonly thread: ThreadRow;
+  readonly resumed: boolean;
+  /** The workspace's real path. */
+  readonly workspace: string;
+  /** The calls the thread waits on (empty when it is not paused). */
+  pending(): Promise<PendingCall[]>;
+  /** Runs `task` (or, without one, continues from the last checkpoint) to its end. */
+  send(task: string | undefined, limits?: RunLimits): AsyncGenerator<RunEvent>;
+  /**
+   * Claims the current pause for this process: false when another process decided it
+   * first. `decide` claims it itself; call this first to tell the user before any event.
+   */
+  claim(): Promise<boolean>;
+  /** Answers every pending call (one decision each, in order) and runs on to the end. */
+  decide(decisions: RunDecision[], limits?: RunLimits): AsyncGenerator<RunEvent>;
+  /** The thread's messages as role and text (tool calls named), from its state. */
+  messages(): Promise<Array<{ role: string; text: string }>>;
+  /** Tokens and cost of the whole thread, from its state. */
+  totals(): Promise<{ usage: RunUsage; cost_usd: number | null }>;
+  close(): Promise<void>;
+}
+
+/** Opens (creating or resuming) a thread of the workspace and builds its agent. */
+export async function openSession(options: SessionOptions): Promise<RunSession> {
+  const workspace = fs.realpathSync(path.resolve(options.workspace));
+  const env = options.env ?? process.env;
+  const notice = options.notice ?? (() => {});
+  const { config } = loadConfig({ cwd: workspace, env });
+  const rules = compileRules(config.rules ?? {}, "rules");
+  const db = await openThreadsDb(workspace);
+  try {
+    let thread = options.threadId ? db.get(options.threadId) : undefined;
+    if (options.threadId && !thread) throw new UnknownThreadError(options.threadId);
+    if (options.continueLatest && !thread) {
+      thread = db.list()[0];
+      if (!thread) throw new UnknownThreadError("");
+    }
+    const resumed = Boolean(thread);
+    const settings = resolveSettings(options, thread?.settings, config, workspace, notice, () =>
+      chooseModel({ flag: options.model, env, config }),
+    );
+    if (thread) {
+      if (JSON.stringify(thread.settings) !== JSON.stringify(settings)) {
+        db.updateSettings(thread.id, settings);
+        thread = { ...thread, settings };
+      }
+    } else {
+      thread = db.create((options.title ?? "").slice(0, 200), settings);
+    }
+    const runModel = await openRunModel(settings, options.record);
+    const mcpFile = settings.mcp ?? defaultMcpFile(workspace);
+    const mcpServers =
+      options.readOnly || settings.agent ? undefined : mcpFile ? readMcpFile(mcpFile) : undefined;
+    const built = await buildAgent({
+      workspace,
+      model: runModel.model,
+      sandbox: settings.sandbox,
+      approval: settings.approval,
+      rules,
+      checkpointer: db.checkpointer,
+      agentModule: settings.agent,
+      mcpServers: mcpServers ?? config.mcpServers,
+    });
+    const close = async () => {
+      runModel.save();
+      await built.close();
+    };
+    return session(db, thread, resumed, { agent: built.agent, close }, workspace, {
+      ...config.prices,
+      ...options.prices,
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function defaultMcpFile(workspace: string): string | undefined {
+  const file = path.join(workspace, ".delve", "mcp.json");
+  return fs.existsSync(file) ? file : undefined;
+}
+
+/** A thread id that the workspace does not have (or no thread at all for `-c`). */
+export class UnknownThreadError extends Error {
+  constructor(readonly threadId: string) {
+    super(
+      threadId
+        ? `no thread ${threadId} in this workspace: delve threads list shows them.`
+        : "this workspace has no thread to continue yet: start one with delve run TASK.",
+    );
+    this.name = "UnknownThreadError";
+  }
+}
+
+function session(
+  db: ThreadsDb,
+  thread: ThreadRow,
+  resumed: boolean,
+  built: { agent: any; close(): Promise<void> },
+  workspace: string,
+  prices: Record<string, ModelPrice> | undefined,
+): RunSession {
+  const config = { configurable: { thread_id: thread.id } };
+  const agent = built.agent;
+
+  const snapshot = () => agent.getState(config);
+
+  async function pendingWith(): Promise<{
+    calls: PendingCall[];
+    interrupts: any[];
+    checkpoint: string;
+  }> {
+    const state = await snapshot();
+    const interrupts = (state.tasks ?? []).flatMap((t: any) => t.interrupts ?? []);
+    const unanswered = unansweredCalls(state.values?.messages ?? []);
+    const calls: PendingCall[] = [];
+    for (const intr of interrupts) {
+      const request = intr.value ?? {};
+      (request.actionRequests ?? []).forEach((action: any, i: number) => {
+        const match = unanswered.findIndex(
+          (c) => c.name === action.name && JSON.stringify(c.args) === JSON.stringify(action.args),
+        );
+        const id = match >= 0 ? unanswered.splice(match, 1)[0]!.id : `${intr.id}:${i}`;
+        calls.push({
+          call_id: id,
+          tool: action.name,
+          args: action.args,
+          description: String(action.description ?? ""),
+          decisions: request.reviewConfigs?.[i]?.allowedDecisions ?? ["approve", "reject"],
+          suggested_rule: narrowestRule(
+            { name: action.name, args: action.args ?? {} },
+            { workspace },
+          ),
+        });
+      });
+    }
+    return {
+      calls,
+      interrupts,
+      checkpoint: String(state.config?.configurable?.checkpoint_id ?? ""),
+    };
+  }
+
+  async function totals() {
+    const state = await snapshot();
+    const records = readUsage(state.values ?? {});
+    const usage: RunUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    let cost: number | null = 0;
+    for (const r of records) {
+      usage.input += r.input;
+      usage.output += r.output;
+      usage.cacheRead += r.cacheRead ?? 0;
+      usage.cacheWrite += r.cacheWrite ?? 0;
+      // A record without a provider prefix is priced as the thread's configured model.
+      const model = r.model.includes(":") ? r.model : thread.settings.model;
+      const c = costUsd(r, resolvePrice(model, prices));
+      cost = c === undefined || cost === null ? null : cost + c;
+    }
+    return { usage, cost_usd: cost };
+  }
+
+  async function* drive(input: unknown, limits: RunLimits = {}): AsyncGenerator<RunEvent> {
+    const started = Date.now();
+    const translator = new EventTranslator(workspace, thread.settings.model, prices);
+    // Calls paused or cut off earlier run in this run: their diffs start from now.
+    const state0 = await snapshot().catch(() => undefined);
+    translator.seen(state0?.values?.messages ?? []);
+    for (const call of unansweredCalls(state0?.values?.messages ?? [])) translator.watch(call);
+    const controller = new AbortController();
+    const timer = limits.timeoutMs
+      ? setTimeout(() => controller.abort(new Error("timeout")), limits.timeoutMs)
+      : undefined;
+    let status: RunResult["status"] = "completed";
+    let limit: RunResult["limit"];
+    let error: string | undefined;
+    try {
+      const stream = await agent.stream(input, {
+        ...config,
+        streamMode: ["updates"],
+        subgraphs: true,
+        signal: controller.signal,
+        durability: "sync",
+      });
+      for await (const chunk of abortable(stream, controller.signal)) {
+        for (const event of translator.translate(chunk)) yield event;
+        const { turns, cost } = translator.counts;
+        if (limits.maxTurns !== undefined && turns >= limits.maxTurns && !(await finished())) {
+          status = "limit";
+          limit = "max_turns";
+          break;
+        }
+        if (limits.maxCostUsd !== undefined && cost !== undefined && cost >= limits.maxCostUsd) {
+          status = "limit";
+          limit = "max_cost";
+          break;
+        }
+      }
+    } catch (caught) {
+      if (controller.signal.aborted) {
+        status = "limit";
+        limit = "timeout";
+      } else if (!isGraphInterrupt(caught)) {
+        status = "failed";
+        error = caught instanceof Error ? caught.message : String(caught);
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    db.touch(thread.id);
+    let pending: PendingCall[] = [];
+    if (status !== "failed") {
+      pending = (await pendingWith()).calls;
+      if (pending.length && status === "completed") {
+        status = "paused";
+        for (const call of pending) {
+          yield { v: 1, type: "approval_required", thread_id: thread.id, ...call };
+        }
+      }
+    }
+    if (limit) error = LIMIT_TEXT[limit](limits);
+    if (limit === "timeout") cutOff = true;
+    const sums = await totals();
+    yield {
+      v: 1,
+      type: "result",
+      thread_id: thread.id,
+      status,
+      answer: translator.counts.answer,
+      turns: translator.counts.turns,
+      tool_calls: translator.counts.toolCalls,
+      usage: sums.usage,
+      cost_usd: sums.cost_usd,
+      duration_ms: Date.now() - started,
+      ...(limit ? { limit } : {}),
+      ...(status === "paused" ? { pending } : {}),
+      ...(error ? { error } : {}),
+    };
+  }
+
+  // A turn that ended the run (no tool call left to run) is not cut by --max-turns.
+  async function finished(): Promise<boolean> {
+    const state = await snapshot();
+    return (state.next ?? []).length === 0;
+  }
+
+  // A limit may leave the graph finishing a tool in the background: its database stays open.
+  let cutOff = false;
+  let claimed = false;
+  async function claim(): Promise<boolean> {
+    if (claimed) return true;
+    const { interrupts, checkpoint } = await pendingWith();
+    if (!interrupts.length) return false;
+    const key = JSON.stringify([
+      "run-decision",
+      thread.id,
+      checkpoint,
+      ...interrupts.map((i) => i.id),
+    ]);
+    claimed =
+      (await claimTableOf(db.checkpointer).insert(key, JSON.stringify({ pid: process.pid }))) ===
+      undefined;
+    return claimed;
+  }
+
+  return {
+    thread,
+    resumed,
+    workspace,
+    pending: async () => (await pendingWith()).calls,
+    send(task, limits) {
+      const input = task === undefined ? null : { messages: [{ role: "user", content: task }] };
+      return drive(input, limits);
+    },
+    claim,
+    async *decide(decisions, limits) {
+      const { interrupts, calls } = await pendingWith();
+      if (!(await claim())) throw new AlreadyDecidedError(thread.id);
+      const answers = decisions.map((d, i) => toHitl(d, calls[i]!));
+      let offset = 0;
+      const byInterrupt: Record<string, unknown> = {};
+      for (const intr of interrupts) {
+        const count = intr.value?.actionRequests?.length ?? 0;
+        byInterrupt[intr.id] = { decisions: answers.slice(offset, offset + count) };
+        offset += count;
+      }
+      const resume = interrupts.length === 1 ? byInterrupt[interrupts[0].id] : byInterrupt;
+      yield* drive(new Command({ resume }), limits);
+    },
+    totals,
+    async messages() {
+      const state = await snapshot();
+      return (state.values?.messages ?? []).map((m: any) => {
+        const calls = (m.tool_calls ?? []).map((c: any) => `${c.name}(${JSON.stringify(c.args)})`);
+        const text = [contentText(m.content), ...calls].filter(Boolean).join(" ");
+        return { role: m.getType?.() ?? "unknown", text };
+      });
+    },
+    async close() {
+      await built.close();
+      if (!cutOff) db.close();
+    },
+  };
+}
+
+/** Another process decided this pause first. */
+export class AlreadyDecidedError extends Error {
+  constructor(readonly threadId: string) {
+    super(`already decided: another process answered the approval of thread ${threadId} first.`);
+    this.name = "AlreadyDecidedError";
+  }
+}
+
+const LIMIT_TEXT: Record<NonNullable<RunResult["limit"]>, (l: RunLimits) => string> = {
+  max_turns: (l) => `stopped at --max-turns ${l.maxTurns}; continue with delve run -c`,
+  timeout: (l) => `stopped at --timeout ${(l.timeoutMs ?? 0) / 1000}s; continue with delve run -c`,
+  max_cost: (l) => `stopped at --max-cost ${l.maxCostUsd} USD; continue with delve run -c`,
+};
+
+function toHitl(decision: RunDecision, call: PendingCall): Record<string, unknown> {
+  if (decision.type === "edit") {
+    return { type: "edit", editedAction: { name: call.tool, args: decision.args } };
+  }
+  if (decision.type === "reject") {
+    return decision.message ? { type: "reject", message: decision.message } : { type: "reject" };
+  }
+  return { type: "approve" };
+}
+
+// Tool calls of the last AI message that have no result yet.
+function unansweredCalls(messages: any[]): Array<{ id: string; name: string; args: any }> {
+  const index = messages.findLastIndex((m) => m?.getType?.() === "ai");
+  if (index < 0) return [];
+  const answered = new Set(
+    messages.slice(index + 1).map((m) => (m?.getType?.() === "tool" ? m.tool_call_id : undefined)),
+  );
+  return (messages[index].tool_calls ?? [])
+    .filter((c: any) => !answered.has(c.id))
+    .map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
+}
+
+// LangGraph waits for running tools before it honours an abort; a limit must not.
+async function* abortable<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason ?? new Error("aborted"));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Not awaited: the graph may still be finishing a tool the limit cut off.
+    void iterator.return?.().catch(() => {});
+  }
+}

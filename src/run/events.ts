@@ -1,0 +1,125 @@
+// The typed events of a run (version 1): what `delve run --output stream-json` prints one a
+// line, and what the interactive terminal and the viewer render. Every name here is public API.
+
+/** How a run ended. */
+export type RunStatus = "completed" | "paused" | "failed" | "limit";
+
+/** Which limit ended a run with status `limit`. */
+export type RunLimit = "max_turns" | "timeout" | "max_cost";
+
+/** Tokens of a run or a thread, summed. */
+export interface RunUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** One decision a reviewer may give a paused call. */
+export type RunDecisionType = "approve" | "edit" | "reject";
+
+/** A call waiting for a human: everything `delve approve` needs. */
+export interface PendingCall {
+  call_id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  description: string;
+  decisions: RunDecisionType[];
+  /** The narrowest rule that would let this call through without asking. */
+  suggested_rule?: string;
+}
+
+/** The last event of every run. */
+export interface RunResult {
+  thread_id: string;
+  status: RunStatus;
+  /** The agent's last text (empty when it ended without one). */
+  answer: string;
+  /** Model calls of the main agent in this run. */
+  turns: number;
+  /** Tool calls started in this run (subagents' included). */
+  tool_calls: number;
+  /** Tokens of the whole thread, every model call (subagents and the summarizer included). */
+  usage: RunUsage;
+  /** USD for the whole thread; null when a model's price is unknown. */
+  cost_usd: number | null;
+  duration_ms: number;
+  /** For `limit`: which one. */
+  limit?: RunLimit;
+  /** For `paused`: the calls waiting. */
+  pending?: PendingCall[];
+  /** For `failed` (and `limit`): what happened. */
+  error?: string;
+}
+
+/** One event of a run; `v` is the schema version, `type` the kind. */
+export type RunEvent =
+  | {
+      v: 1;
+      type: "thread";
+      thread_id: string;
+      resumed: boolean;
+      workspace: string;
+      model: string;
+      sandbox: string;
+      approval: string;
+    }
+  | { v: 1; type: "text"; agent: string; text: string }
+  | { v: 1; type: "tool_call"; agent: string; call_id: string; tool: string; args: unknown }
+  | {
+      v: 1;
+      type: "tool_result";
+      agent: string;
+      call_id: string;
+      tool: string;
+      status: "success" | "error";
+      output: string;
+    }
+  | {
+      v: 1;
+      type: "file_changed";
+      call_id: string;
+      path: string;
+      op: "create" | "edit" | "delete";
+      diff: string;
+    }
+  | ({ v: 1; type: "approval_required"; thread_id: string } & PendingCall)
+  | {
+      v: 1;
+      type: "usage";
+      agent: string;
+      model: string;
+      input: number;
+      output: number;
+      cache_read?: number;
+      cache_write?: number;
+      cost_usd: number | null;
+    }
+  | {
+      v: 1;
+      type: "subagent";
+      phase: "start" | "end";
+      call_id: string;
+      name: string;
+      status?: "success" | "error";
+    }
+  | ({ v: 1; type: "result" } & RunResult);
+
+/** The `type`s of run events, in the order a reader usually meets them. */
+export const RUN_EVENT_TYPES = [
+  "thread",
+  "text",
+  "tool_call",
+  "tool_result",
+  "file_changed",
+  "approval_required",
+  "usage",
+  "subagent",
+  "result",
+] as const satisfies readonly RunEvent["type"][];
+
+/** A reviewer's answer to one pending call, as `delve approve` and the UIs send it. */
+export type RunDecision =
+  | { type: "approve" }
+  | { type: "reject"; message?: string }
+  | { type: "edit"; args: Record<string, unknown> };

@@ -1,0 +1,53 @@
+import {
+  CassetteReplay,
+  type CassetteStep,
+  loadCassette,
+  saveCassette,
+} from "../evals/cassette.js";
+import { EvalChatModel, type ModelSession } from "../evals/eval-model.js";
+import type { ThreadSettings } from "./threads-db.js";
+
+/** The task id `delve run --record` writes under (and `--replay` reads first). */
+export const RUN_CASSETTE_TASK = "run";
+
+/** The run's model: the "provider:model" string, or a cassette player / recorder around it. */
+export interface RunModel {
+  model: unknown;
+  /** Writes the recording (with `--record`). */
+  save(): void;
+}
+
+/**
+ * With `--replay FILE` every model call is answered from the cassette (the task "run", else
+ * its first task; no network, no key); with `--record FILE` calls go to the model and are
+ * written to FILE when the run ends.
+ */
+export async function openRunModel(settings: ThreadSettings, record?: string): Promise<RunModel> {
+  if (settings.replay) {
+    const cassette = loadCassette(settings.replay);
+    const task = cassette.tasks[RUN_CASSETTE_TASK]
+      ? RUN_CASSETTE_TASK
+      : Object.keys(cassette.tasks)[0];
+    const steps = task ? cassette.tasks[task]?.runs[0] : undefined;
+    const session: ModelSession = {
+      calls: [],
+      tools: new Map(),
+      replay: new CassetteReplay(task ?? RUN_CASSETTE_TASK, steps, settings.replay),
+    };
+    return { model: new EvalChatModel(session, undefined), save: () => {} };
+  }
+  if (!record) return { model: settings.model, save: () => {} };
+  const { LazyChatModel } = await import("../models/lazy-chat-model.js");
+  const steps: CassetteStep[] = [];
+  const session: ModelSession = { calls: [], tools: new Map(), record: steps };
+  return {
+    model: new EvalChatModel(session, new LazyChatModel(settings.model)),
+    save: () =>
+      saveCassette(record, {
+        format: "delve-cassette",
+        version: 1,
+        model: settings.model,
+        tasks: { [RUN_CASSETTE_TASK]: { runs: [steps] } },
+      }),
+  };
+}

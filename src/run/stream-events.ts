@@ -1,0 +1,209 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import type { RunEvent } from "./events.js";
+import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
+
+const FILE_TOOLS = new Set(["write_file", "edit_file", "delete"]);
+
+/** What the translator counts while a run streams. */
+export interface StreamCounts {
+  turns: number;
+  toolCalls: number;
+  /** USD of this run's model calls so far; undefined once one model's price is unknown. */
+  cost: number | undefined;
+  answer: string;
+}
+
+/** The text of a message's content (string, or the text blocks of a block list). */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b) => (b && typeof b === "object" && (b as any).type === "text" ? (b as any).text : ""))
+    .join("");
+}
+
+/**
+ * Turns the chunks of `agent.stream(..., { streamMode: ["updates"], subgraphs: true })` into
+ * run events. Keeps the file contents before each file tool call to report its diff.
+ */
+export class EventTranslator {
+  readonly counts: StreamCounts = { turns: 0, toolCalls: 0, cost: 0, answer: "" };
+  readonly #before = new Map<string, { file: string; rel: string; content?: string }>();
+  readonly #subagents = new Map<string, string>();
+  // Some nodes' updates repeat messages already reported (a middleware hook returns the
+  // whole list; an edited call comes back under the same id): each is reported once.
+  readonly #seen = new Set<string>();
+
+  constructor(
+    private readonly workspace: string,
+    private readonly model: string,
+    private readonly prices: Record<string, ModelPrice> | undefined,
+  ) {}
+
+  /** Marks messages already in the thread as reported (call before a resumed run). */
+  seen(messages: readonly any[]): void {
+    for (const m of messages) for (const key of keysOf(m)) this.#seen.add(key);
+  }
+
+  /** Remembers a file tool call's target before it runs (also for calls resumed later). */
+  watch(call: { id?: string; name: string; args: Record<string, unknown> }): void {
+    if (!FILE_TOOLS.has(call.name) || typeof call.args.file_path !== "string") return;
+    const rel = call.args.file_path.replace(/^\/+/, "");
+    const file = path.resolve(this.workspace, rel);
+    if (file !== this.workspace && !file.startsWith(`${this.workspace}${path.sep}`)) return;
+    this.#before.set(call.id ?? "", { file, rel, content: readText(file) });
+  }
+
+  /** The events of one stream chunk. */
+  translate(chunk: unknown): RunEvent[] {
+    const [ns, , data] = (
+      Array.isArray(chunk) && chunk.length === 3 ? chunk : [[], "updates", chunk]
+    ) as [string[], string, Record<string, any>];
+    const top = ns.length === 0;
+    const agent = top ? "main" : this.#activeSubagent();
+    const out: RunEvent[] = [];
+    for (const [node, update] of Object.entries(data ?? {})) {
+      if (node === "__interrupt__") continue;
+      if (process.env.DELVE_TRACE)
+        process.stderr.write(
+          `[trace] ${ns.join("/")} ${node} ${messagesOf(update)
+            .map((m: any) => `${m.getType?.()}:${m.id}`)
+            .join(",")}\n`,
+        );
+      for (const update1 of Array.isArray(update) ? update : [update]) {
+        for (const message of messagesOf(update1)) out.push(...this.#message(message, agent, top));
+      }
+    }
+    return out;
+  }
+
+  #message(message: any, agent: string, top: boolean): RunEvent[] {
+    const type = typeof message?.getType === "function" ? message.getType() : message?.type;
+    const out: RunEvent[] = [];
+    const keys = keysOf(message);
+    if (keys.some((k) => this.#seen.has(k))) return out;
+    for (const k of keys) this.#seen.add(k);
+    if (type === "ai") {
+      if (top) this.counts.turns++;
+      const text = contentText(message.content);
+      if (text) {
+        out.push({ v: 1, type: "text", agent, text });
+        if (top) this.counts.answer = text;
+      }
+      const usage = message.usage_metadata;
+      if (usage) out.push(this.#usage(agent, message, usage));
+      for (const call of message.tool_calls ?? []) {
+        this.counts.toolCalls++;
+        this.watch(call);
+        out.push({
+          v: 1,
+          type: "tool_call",
+          agent,
+          call_id: call.id ?? "",
+          tool: call.name,
+          args: call.args,
+        });
+        if (call.name === "task") {
+          const name = String(call.args?.subagent_type ?? "subagent");
+          this.#subagents.set(call.id ?? "", name);
+          out.push({ v: 1, type: "subagent", phase: "start", call_id: call.id ?? "", name });
+        }
+      }
+    } else if (type === "tool") {
+      const id = String(message.tool_call_id ?? "");
+      const status = message.status === "error" ? "error" : "success";
+      out.push({
+        v: 1,
+        type: "tool_result",
+        agent,
+        call_id: id,
+        tool: String(message.name ?? ""),
+        status,
+        output: contentText(message.content),
+      });
+      const changed = status === "success" ? this.#fileChange(id) : undefined;
+      if (changed) out.push(changed);
+      const subagent = this.#subagents.get(id);
+      if (subagent !== undefined) {
+        this.#subagents.delete(id);
+        out.push({ v: 1, type: "subagent", phase: "end", call_id: id, name: subagent, status });
+      }
+    }
+    return out;
+  }
+
+  #usage(agent: string, message: any, usage: any): RunEvent {
+    const details = usage.input_token_details ?? {};
+    const tokens = {
+      input: usage.input_tokens ?? 0,
+      output: usage.output_tokens ?? 0,
+      cacheRead: details.cache_read ?? 0,
+      cacheWrite: details.cache_creation ?? 0,
+    };
+    const model = modelName(message, this.model);
+    const cost = costUsd(tokens, resolvePrice(model, this.prices));
+    this.counts.cost =
+      cost === undefined || this.counts.cost === undefined ? undefined : this.counts.cost + cost;
+    return {
+      v: 1,
+      type: "usage",
+      agent,
+      model,
+      input: tokens.input,
+      output: tokens.output,
+      ...(tokens.cacheRead ? { cache_read: tokens.cacheRead } : {}),
+      ...(tokens.cacheWrite ? { cache_write: tokens.cacheWrite } : {}),
+      cost_usd: cost ?? null,
+    };
+  }
+
+  #fileChange(callId: string): RunEvent | undefined {
+    const before = this.#before.get(callId);
+    if (!before) return undefined;
+    this.#before.delete(callId);
+    const after = readText(before.file);
+    if (after === before.content) return undefined;
+    const op = before.content === undefined ? "create" : after === undefined ? "delete" : "edit";
+    const diff = createTwoFilesPatch(
+      op === "create" ? "/dev/null" : `a/${before.rel}`,
+      op === "delete" ? "/dev/null" : `b/${before.rel}`,
+      before.content ?? "",
+      after ?? "",
+    );
+    return { v: 1, type: "file_changed", call_id: callId, path: before.rel, op, diff };
+  }
+
+  #activeSubagent(): string {
+    const names = [...this.#subagents.values()];
+    return names.length === 1 ? (names[0] as string) : "subagent";
+  }
+}
+
+// Priced by the configured "provider:model": the API's answer often names a dated variant
+// that a price file written by a user would not list.
+function modelName(_message: unknown, configured: string): string {
+  return configured;
+}
+
+function keysOf(message: any): string[] {
+  const keys: string[] = [];
+  if (message?.id) keys.push(`id:${message.id}`);
+  if (message?.tool_call_id) keys.push(`result:${message.tool_call_id}`);
+  return keys;
+}
+
+function messagesOf(update: any): any[] {
+  const messages = update?.messages;
+  if (Array.isArray(messages)) return messages;
+  return messages ? [messages] : [];
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.statSync(file).isFile() ? fs.readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
