@@ -4,6 +4,7 @@ import { Command, DeltaValue, isCommand, ReducedValue, StateSchema } from "@lang
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import { z } from "zod";
 import { DEFAULT_SNAPSHOT_EVERY } from "../checkpoint/delta-state.js";
+import { llmTypeOf } from "../langchain-seam/chat-models.js";
 import {
   currentUsageScope,
   type ScopedUsage,
@@ -88,7 +89,7 @@ function withId(record: ScopedUsage): UsageRecord {
 }
 
 function modelNameOf(model: unknown): string | undefined {
-  const m = model as { model?: unknown; modelName?: unknown; _llmType?: () => string };
+  const m = model as { model?: unknown; modelName?: unknown };
   const name =
     typeof m?.model === "string"
       ? m.model
@@ -96,9 +97,9 @@ function modelNameOf(model: unknown): string | undefined {
         ? m.modelName
         : undefined;
   if (!name) return undefined;
-  let provider: string | undefined;
+  let provider = "";
   try {
-    provider = typeof m._llmType === "function" ? m._llmType() : undefined;
+    provider = llmTypeOf(model);
   } catch {}
   return provider ? `${provider}:${name}` : name;
 }

@@ -193,7 +193,10 @@ describe("approvals: pause, pending, approve exactly once", () => {
     ]);
     expect(rejected.code).toBe(3);
     const rejectedTurn = h.openai.accepted().at(-1).messages.at(-1);
-    expect(rejectedTurn).toMatchObject({ role: "tool", content: "not that file" });
+    expect(rejectedTurn).toMatchObject({
+      role: "tool",
+      content: "Rejected by a reviewer; the call did not run. Reviewer's note: not that file",
+    });
     expect(fs.existsSync(path.join(ws, "a.txt"))).toBe(false);
     h.openai.script([{ text: "written" }]);
     const edited = await h.delve(ws, [
