@@ -101,6 +101,13 @@ export {
   skillsMiddleware,
 } from "./context/index.js";
 export {
+  AUTO_DEFER_SHARE,
+  type DeferToolsOption,
+  LOADED_TOOLS_KEY,
+  loadedTools,
+  SEARCH_TOOLS_NAME,
+} from "./deferral/index.js";
+export {
   CONFIGURATION_ERROR_CODES,
   ConfigurationError,
   type ConfigurationErrorCode,
@@ -141,6 +148,7 @@ export {
   subAgentMiddleware,
 } from "./subagents/index.js";
 export {
+  type DeferredSurface,
   estimateTokens,
   type InspectSurfaceOptions,
   inspectSurface,

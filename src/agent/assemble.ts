@@ -1,6 +1,7 @@
 import { StateBackend } from "../backends/file-map/state.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { profileContextWindow } from "../context/context-window.js";
+import { deferralLayer } from "../deferral/layer.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { filesystemMiddleware } from "../filesystem/middleware.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../filesystem/permission-guard.js";
@@ -93,6 +94,15 @@ export function buildStack(spec: StackSpec): BuiltStack {
 
   const userExtras = spec.userMiddleware.filter((m) => !DEFAULT_NAMES.includes(m.name));
   const tools = spec.tools.map((t) => withDescription(t.value, descriptions[t.name]));
+  const deferral = deferralLayer({
+    option: spec.deferTools ?? "auto",
+    tools,
+    hidden: hiddenByProfile,
+    model: spec.model,
+    contextWindow: spec.context.contextWindow,
+    where: `${spec.path}deferTools`,
+    strict: spec.depth === 0,
+  });
 
   // What the general-purpose subagent inherits, around its own summarization and skills.
   const gpContext = withReplacements(context(GENERAL_PURPOSE_SUBAGENT, false), replacement);
@@ -103,6 +113,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
     gpContext.patch,
     ...present(gpContext.skills),
     ...userExtras,
+    ...present(deferral),
   ];
   const reasons = new Set<string>();
   const subagents = buildSubagents(
@@ -142,6 +153,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
   ];
   middleware = applyExcludedMiddleware(middleware, profile.excludedMiddleware ?? [], spec);
   if (excludedBy.size) middleware.push(toolExclusionMiddleware(excludedBy));
+  middleware.push(...present(deferral));
   // Added after the profile's exclusions, which therefore cannot remove it.
   const approval = approvalLayer(spec, middleware, tools, spec.interruptOnGiven);
   if (approval) {

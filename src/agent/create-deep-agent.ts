@@ -14,6 +14,7 @@ import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { withFastReads } from "../checkpoint/delta-history.js";
 import { compactStateSchema } from "../checkpoint/delta-state.js";
 import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
+import { type DeferToolsOption, validateDeferTools } from "../deferral/defer-option.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import type { filesystemMiddleware } from "../filesystem/middleware.js";
@@ -118,6 +119,11 @@ export interface CreateDeepAgentOptions {
    * shared backend (not a `StateBackend`) keeps each thread in its own `/threads/<thread_id>/`.
    */
   harnessBackend?: BackendProtocol;
+  /**
+   * Tools sent only once `search_tools` loads them (an index names them): `"auto"` (default)
+   * defers your and MCP tools when their definitions would exceed 5% of the model's window.
+   */
+  deferTools?: DeferToolsOption;
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
   cache?: never;
 }
@@ -210,6 +216,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     strictExclusions: Boolean(options.profile?.excludedMiddleware?.length),
     path: "",
     snapshotEvery,
+    deferTools: validateDeferTools(options.deferTools),
     context: {
       memory: options.memory,
       skills: options.skills,

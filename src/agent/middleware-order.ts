@@ -1,4 +1,5 @@
 import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
+import { DEFERRAL_MIDDLEWARE_NAME } from "../deferral/names.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
@@ -49,6 +50,11 @@ export const MIDDLEWARE_ORDER: readonly MiddlewareSlot[] = [
     name: TOOL_EXCLUSION_MIDDLEWARE_NAME,
     kind: "layer",
     when: "when the profile excludes tools",
+  },
+  {
+    name: DEFERRAL_MIDDLEWARE_NAME,
+    kind: "layer",
+    when: "when `deferTools` defers a tool (by default: tools over 5% of the window)",
   },
   { name: CONTEXT_LAYER_NAMES.summarization, kind: "layer", when: "unless `summarization: false`" },
   { name: SURFACE_PROBE_NAME, kind: "layer", when: "always (inert unless `inspectSurface` runs)" },

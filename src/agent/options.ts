@@ -38,6 +38,7 @@ export const KNOWN_OPTIONS = [
   "contextWindow",
   "summarization",
   "harnessBackend",
+  "deferTools",
 ] as const;
 
 /** Options whose feature has not landed: passing one throws NOT_IMPLEMENTED. */

@@ -5,6 +5,7 @@ import { SystemMessage } from "@langchain/core/messages";
 import { approvalMiddleware, type NormalizedInterruptOn } from "../approval/middleware.js";
 import type { PathApprovalGate } from "../approval/scope.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import type { DeferToolsOption } from "../deferral/defer-option.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { ResolvedProfile } from "../profiles/resolve.js";
@@ -55,6 +56,8 @@ export interface StackSpec {
   agentName?: string;
   /** Delta channels (`messages`, `files`) save a full copy every this many updates. */
   snapshotEvery?: number;
+  /** Which of the stack's own tools are deferred (validated `deferTools`); subagents inherit it. */
+  deferTools?: DeferToolsOption;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */

@@ -58,6 +58,15 @@ async function surface(args: string[]): Promise<number> {
   console.log(
     `total ${report.totalChars} chars, ~${report.totalTokens} tokens; system prompt ${report.systemPromptChars} chars`,
   );
+  const deferred = report.deferred;
+  if (deferred) {
+    console.log(
+      `deferred   (${deferred.tools.length}): ${deferred.tools.map((t) => t.name).join(", ")}`,
+    );
+    console.log(
+      `  index ${deferred.indexChars} chars ~${deferred.indexTokens} tokens (in search_tools); without deferral: total ${deferred.withoutDeferral.totalChars} chars, ~${deferred.withoutDeferral.totalTokens} tokens`,
+    );
+  }
   for (const w of report.warnings) console.log(`warning: ${w}`);
   return 0;
 }

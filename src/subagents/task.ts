@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import { Command, getCurrentTaskInput, isGraphBubbleUp } from "@langchain/langgraph";
 import { TASK_TOOL_NAME } from "../agent/builtin-names.js";
 import type { FileData } from "../backends/protocol/protocol.js";
+import { LOADED_TOOLS_KEY } from "../deferral/names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { DelveError } from "../errors/delve-error.js";
 import { unwrapDelveError } from "../errors/unwrap.js";
@@ -61,11 +62,17 @@ export function filesChangedBy(
   return changes;
 }
 
-function parentFiles(config: unknown): Record<string, FileData> {
-  const fromConfig = (config as { state?: { files?: Record<string, FileData> } })?.state?.files;
-  if (fromConfig) return fromConfig;
+interface ParentState {
+  files?: Record<string, FileData>;
+  messages?: BaseMessage[];
+  [LOADED_TOOLS_KEY]?: string[];
+}
+
+function parentState(config: unknown): ParentState {
+  const fromConfig = (config as { state?: ParentState })?.state;
+  if (fromConfig?.files) return fromConfig;
   try {
-    return (getCurrentTaskInput() as { files?: Record<string, FileData> })?.files ?? {};
+    return (getCurrentTaskInput() as ParentState) ?? {};
   } catch {
     return {};
   }
@@ -118,11 +125,18 @@ export function createTaskTool(
           `unknown subagent "${subagent_type}". Available: ${[...byName.keys()].join(", ")}.`,
         );
       }
-      const before = parentFiles(config);
+      const parent = parentState(config);
+      const before = parent.files ?? {};
+      // A subagent starts with the tools its parent loaded; what it loads stays its own.
+      const loaded = parent[LOADED_TOOLS_KEY];
       let result: any;
       try {
         result = await subagent.runnable.invoke(
-          { messages: [new HumanMessage(description)], files: before },
+          {
+            messages: [new HumanMessage(description)],
+            files: before,
+            ...(loaded?.length ? { [LOADED_TOOLS_KEY]: loaded } : {}),
+          },
           config as any,
         );
       } catch (error) {

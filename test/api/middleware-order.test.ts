@@ -2,6 +2,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createDeepAgent, MIDDLEWARE_ORDER, ScriptedChatModel } from "delve";
 import { createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
+import { getTicketTool } from "../helpers/tickets.js";
 
 // The names createAgent received, in order: the stack as LangChain runs it (first = outermost).
 const stackOf = (agent: unknown): string[] =>
@@ -21,6 +22,8 @@ describe("the default middleware order", () => {
       memory: ["/AGENTS.md"],
       skills: ["/skills/"],
       profile: { extraMiddleware: [passThrough("ProfileMiddleware")], excludedTools: ["grep"] },
+      tools: [getTicketTool()],
+      deferTools: true,
     });
     const fill: Record<string, string> = {
       middleware: "UserMiddleware",
