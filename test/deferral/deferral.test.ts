@@ -180,4 +180,70 @@ describe("deferred tools with a scripted model", () => {
       inline.tools.filter((t) => t.source === "user").map((t) => t.chars),
     );
   });
+
+  it("a subagent starts with its parent's loaded tools, and what it loads stays its own", async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: SEARCH_TOOLS_NAME, args: { query: "hr_get_team" }, id: "p1" }] },
+      {
+        toolCalls: [
+          { name: "task", args: { description: "look", subagent_type: "general-purpose" } },
+        ],
+      },
+      { toolCalls: [{ name: SEARCH_TOOLS_NAME, args: { query: "crm_get_deal" }, id: "s1" }] },
+      "sub done",
+      "parent done",
+    ]);
+    const agent = createDeepAgent({ model, tools: generatedTools(40), deferTools: true });
+    const out = await agent.invoke({ messages: [new HumanMessage("go")] });
+    const [, , subFirst, subSecond, parentLast] = model.calls;
+    expect(subFirst!.tools).toContain("hr_get_team");
+    expect(subFirst!.tools).not.toContain("crm_get_deal");
+    expect(subSecond!.tools).toEqual(expect.arrayContaining(["hr_get_team", "crm_get_deal"]));
+    expect(parentLast!.tools).not.toContain("crm_get_deal");
+    expect(loadedTools(out)).toEqual(["hr_get_team"]);
+  });
+
+  it("a compiled subagent without deferral runs when the parent has loaded tools", async () => {
+    const inner = createDeepAgent({ model: new ScriptedChatModel(["inner answer"]) });
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: SEARCH_TOOLS_NAME, args: { query: "hr_get_team" }, id: "p1" }] },
+      {
+        toolCalls: [{ name: "task", args: { description: "x", subagent_type: "inner" }, id: "t1" }],
+      },
+      "done",
+    ]);
+    const agent = createDeepAgent({
+      model,
+      tools: generatedTools(10),
+      deferTools: true,
+      subagents: [{ name: "inner", description: "Inner.", runnable: inner }],
+    });
+    const out = await agent.invoke({ messages: [new HumanMessage("go")] });
+    expect(resultOf(out.messages, "t1")).toBe("inner answer");
+  });
+
+  it("a declarative subagent with tools of its own defers them by the inherited option", async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "task", args: { description: "x", subagent_type: "ops" } }] },
+      "sub done",
+      "done",
+    ]);
+    const agent = createDeepAgent({
+      model,
+      tools: [getTicketTool()],
+      deferTools: ["get_ticket"],
+      subagents: [
+        {
+          name: "ops",
+          description: "Ops.",
+          systemPrompt: "Do ops.",
+          tools: [getTicketTool(), ...generatedTools(3)],
+        },
+      ],
+    });
+    await agent.invoke({ messages: [new HumanMessage("go")] });
+    expect(model.calls[1]!.tools).toContain(SEARCH_TOOLS_NAME);
+    expect(model.calls[1]!.tools).not.toContain("get_ticket");
+    expect(model.calls[1]!.tools).toContain("crm_get_account");
+  });
 });
