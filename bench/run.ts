@@ -8,11 +8,12 @@
  *
  * @example
  * npx tsx bench/run.ts --smoke
- * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, grep-fs
+ * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, deferral, grep-fs
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runCheckpointsBench } from "./checkpoints.js";
+import { runDeferralBench } from "./deferral.js";
 import { runHarnessStepsBench } from "./harness-steps.js";
 import { runImportTimeBench } from "./import-time.js";
 import {
@@ -76,6 +77,7 @@ const BENCHES: Bench[] = [
   { key: "state", run: runStateFilesBench },
   { key: "import", run: runImportTimeBench },
   { key: "checkpoints", run: runCheckpointsBench },
+  { key: "deferral", run: runDeferralBench },
   ...(existsSync(GREP_FS_MODULE) ? [{ key: "grep-fs", run: grepFsBench }] : []),
 ];
 
