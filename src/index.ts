@@ -25,6 +25,15 @@ export type {
   InterruptOnConfig,
 } from "./approval/index.js";
 export {
+  ASK_USER_TOOL_NAME,
+  type AskUserOption,
+  isUserQuestion,
+  type PendingQuestion,
+  pendingQuestions,
+  type UserAnswer,
+  type UserQuestion,
+} from "./ask-user/index.js";
+export {
   type BackendAccess,
   type BackendError,
   type BackendErrorCode,

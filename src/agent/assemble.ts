@@ -1,3 +1,4 @@
+import { askUserMiddleware } from "../ask-user/middleware.js";
 import { StateBackend } from "../backends/file-map/state.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { profileContextWindow } from "../context/context-window.js";
@@ -104,18 +105,20 @@ export function buildStack(spec: StackSpec): BuiltStack {
     strict: spec.depth === 0,
   });
 
+  const askUser = spec.askUser ? askUserMiddleware(spec.askUser) : undefined;
   // What the general-purpose subagent inherits, around its own summarization and skills.
   const gpContext = withReplacements(context(GENERAL_PURPOSE_SUBAGENT, false), replacement);
   const inherited = [
     errorsLayer,
     ...present(gpContext.eviction),
     filesystem,
+    ...present(askUser),
     gpContext.patch,
     ...present(gpContext.skills),
     ...userExtras,
     ...present(deferral),
   ];
-  const reasons = new Set<string>();
+  const reasons = new Set<string>(askUser && spec.depth === 0 ? ["askUser"] : []);
   const subagents = buildSubagents(
     buildStack,
     spec,
@@ -144,6 +147,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
     ...present(own.eviction),
     filesystem,
     ...(subagentLayer ? [withoutTools(subagentLayer, shadowed)] : []),
+    ...present(askUser),
     own.patch,
     ...present(own.skills),
     ...userExtras,

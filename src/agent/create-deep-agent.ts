@@ -10,6 +10,7 @@ import {
 } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import { withThreadClaimCleanup } from "../approval/once.js";
+import { type AskUserOption, validateAskUser } from "../ask-user/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { withFastReads } from "../checkpoint/delta-history.js";
 import { compactStateSchema } from "../checkpoint/delta-state.js";
@@ -124,6 +125,11 @@ export interface CreateDeepAgentOptions {
    * defers your and MCP tools when their definitions would exceed 5% of the model's window.
    */
   deferTools?: DeferToolsOption;
+  /**
+   * Adds `ask_user` (to this agent and its subagents): the model asks the user a question and
+   * the run pauses until `new Command({ resume: { answer } })`. Needs a `checkpointer`.
+   */
+  askUser?: AskUserOption;
   // Accepted keys whose features have not landed; passing them throws NOT_IMPLEMENTED.
   cache?: never;
 }
@@ -217,6 +223,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     path: "",
     snapshotEvery,
     deferTools: validateDeferTools(options.deferTools),
+    askUser: validateAskUser(options.askUser),
     context: {
       memory: options.memory,
       skills: options.skills,

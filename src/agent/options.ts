@@ -39,6 +39,7 @@ export const KNOWN_OPTIONS = [
   "summarization",
   "harnessBackend",
   "deferTools",
+  "askUser",
 ] as const;
 
 /** Options whose feature has not landed: passing one throws NOT_IMPLEMENTED. */

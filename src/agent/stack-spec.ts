@@ -4,6 +4,7 @@
 import { SystemMessage } from "@langchain/core/messages";
 import { approvalMiddleware, type NormalizedInterruptOn } from "../approval/middleware.js";
 import type { PathApprovalGate } from "../approval/scope.js";
+import type { AskUserOption } from "../ask-user/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import type { DeferToolsOption } from "../deferral/defer-option.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
@@ -58,6 +59,8 @@ export interface StackSpec {
   snapshotEvery?: number;
   /** Which of the stack's own tools are deferred (validated `deferTools`); subagents inherit it. */
   deferTools?: DeferToolsOption;
+  /** Whether the stack (and its subagents) has `ask_user` (validated `askUser`). */
+  askUser?: AskUserOption;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */

@@ -24,6 +24,7 @@ describe("the default middleware order", () => {
       profile: { extraMiddleware: [passThrough("ProfileMiddleware")], excludedTools: ["grep"] },
       tools: [getTicketTool()],
       deferTools: true,
+      askUser: true,
     });
     const fill: Record<string, string> = {
       middleware: "UserMiddleware",
