@@ -154,6 +154,7 @@ export {
   GENERAL_PURPOSE_SUBAGENT,
   SUBAGENT_MIDDLEWARE_NAME,
   type SubAgent,
+  type SubagentMode,
   subAgentMiddleware,
 } from "./subagents/index.js";
 export {

@@ -91,7 +91,10 @@ export function buildStack(spec: StackSpec): BuiltStack {
       withSkills: true,
     });
   // A user middleware named like a context layer replaces it in place.
-  const own = withReplacements(context(spec.agentName, spec.depth === 0), replacement);
+  const own = withReplacements(
+    context(spec.agentName, spec.depth === 0 || spec.forked === true),
+    replacement,
+  );
 
   const userExtras = spec.userMiddleware.filter((m) => !DEFAULT_NAMES.includes(m.name));
   const tools = spec.tools.map((t) => withDescription(t.value, descriptions[t.name]));

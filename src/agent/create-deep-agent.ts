@@ -224,6 +224,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     snapshotEvery,
     deferTools: validateDeferTools(options.deferTools),
     askUser: validateAskUser(options.askUser),
+    systemPrompt: options.systemPrompt,
     context: {
       memory: options.memory,
       skills: options.skills,

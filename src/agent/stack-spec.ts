@@ -59,6 +59,10 @@ export interface StackSpec {
   snapshotEvery?: number;
   /** Which of the stack's own tools are deferred (validated `deferTools`); subagents inherit it. */
   deferTools?: DeferToolsOption;
+  /** The stack's own system prompt before profiles: what its forked subagents start with. */
+  systemPrompt?: string | SystemMessage;
+  /** True for a forked subagent: it loads memory into its prompt as the parent does. */
+  forked?: boolean;
   /** Whether the stack (and its subagents) has `ask_user` (validated `askUser`). */
   askUser?: AskUserOption;
 }
