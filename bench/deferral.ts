@@ -13,16 +13,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HumanMessage } from "@langchain/core/messages";
 import { ticketDeskStdio } from "../examples/ticket-desk/agent.js";
 import { seedTicketDb } from "../examples/ticket-desk/database.js";
 import { createDeepAgent, inspectSurface } from "../src/index.js";
 import { connectMcp } from "../src/mcp/index.js";
-import { ScriptedChatModel, type ScriptedStep } from "../src/models/scripted-model.js";
+import { ScriptedChatModel } from "../src/models/scripted-model.js";
 import { generatedTools } from "../test/helpers/many-tools.js";
 import { writeFixtureServer } from "../test/helpers/mcp-fixture-server.js";
 import { chartTools, startMcpHttpServer } from "../test/helpers/mcp-http-server.js";
 import { getTicketTool } from "../test/helpers/tickets.js";
+import { type Builder, contender } from "./harness-steps.js";
 import {
   type BenchOptions,
   type BenchReport,
@@ -33,31 +33,12 @@ import {
 import { interleaved, median, spread } from "./lib/timing.js";
 
 const WINDOW = 200_000;
+
+const agentWith =
+  (tools: () => any[]): Builder =>
+  (model) =>
+    createDeepAgent({ model, tools: tools(), contextWindow: WINDOW }) as any;
 const PNG = new Uint8Array([137, 80, 78, 71]);
-
-function script(steps: number): ScriptedChatModel {
-  const replies: ScriptedStep[] = Array.from({ length: steps }, () => ({
-    toolCalls: [{ name: "get_ticket", args: { ticket_id: "T-1001" } }],
-  }));
-  return new ScriptedChatModel([...replies, "done"]);
-}
-
-function contender(tools: () => any[], steps: number) {
-  return async (): Promise<number> => {
-    const model = script(steps);
-    const agent = createDeepAgent({ model, tools: tools(), contextWindow: WINDOW });
-    const start = performance.now();
-    const out = await agent.invoke(
-      { messages: [new HumanMessage("Work through the tickets.")] },
-      { recursionLimit: steps * 10 + 50 },
-    );
-    const ms = performance.now() - start;
-    if (model.used !== steps + 1 || out.messages.at(-1)?.text !== "done") {
-      throw new Error(`a run stopped after ${model.used} of ${steps + 1} model calls`);
-    }
-    return ms / steps;
-  };
-}
 
 /** Measures the first request's tool definitions and the step time, with 178 tools and 9. */
 export async function runDeferralBench(options: BenchOptions): Promise<BenchReport> {
@@ -93,7 +74,10 @@ export async function runDeferralBench(options: BenchOptions): Promise<BenchRepo
     const steps = options.smoke ? 10 : 100;
     const plan = options.smoke ? { runs: 1, warmup: 1 } : { runs: 9, warmup: 2 };
     const samples = await interleaved(
-      { "178 tools": contender(many, steps), "9 tools": contender(few, steps) },
+      {
+        "178 tools": contender(agentWith(many), "get_ticket", steps),
+        "9 tools": contender(agentWith(few), "get_ticket", steps),
+      },
       plan,
     );
     const manyMs = median(samples["178 tools"]!);
