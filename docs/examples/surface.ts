@@ -8,5 +8,7 @@ const files = { "/AGENTS.md": "Cite file paths." }; // seeds the state the promp
 const report = await inspectSurface(agent, { context, files }); // both optional (InspectSurfaceOptions)
 // SurfaceReport: { registered, visible, hidden: [{ name, reason }], tools: SurfaceTool[]
 //   ({ name, source, server?, chars, tokens, definition }), totalChars, totalTokens, systemPrompt,
-//   systemPromptChars, modelKey, modelKeySource, profilesApplied, warnings }
+//   systemPromptChars, modelKey, modelKeySource, profilesApplied, warnings,
+//   approval: what pauses for a human, e.g. ["interruptOn.delete_order"],
+//   deferred?: the tools search_tools loads (DeferredSurface, see deferral.md) }
 console.log(report.visible, report.totalChars, report.systemPrompt);
