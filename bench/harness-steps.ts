@@ -48,7 +48,10 @@ function script(workload: Workload, steps: number): ScriptedChatModel {
   return new ScriptedChatModel(replies);
 }
 
-type Builder = (model: ScriptedChatModel) => { invoke: (input: any, config: any) => Promise<any> };
+/** Builds one contender's agent on the scripted model. */
+export type Builder = (model: ScriptedChatModel) => {
+  invoke: (input: any, config: any) => Promise<any>;
+};
 
 const BUILDERS: Record<string, Builder> = {
   delve: (model) => createDeepAgent({ model, tools: [getTicketTool()] }) as any,
@@ -57,8 +60,8 @@ const BUILDERS: Record<string, Builder> = {
   bare: (model) => createAgent({ model, tools: [getTicketTool()] }) as any,
 };
 
-// One timed invoke: the agent is built outside the timing; the run must reach the answer.
-function contender(build: Builder, workload: Workload, steps: number) {
+/** One timed invoke: the agent is built outside the timing; the run must reach the answer. */
+export function contender(build: Builder, workload: Workload, steps: number) {
   return async (): Promise<number> => {
     const model = script(workload, steps);
     const agent = build(model);

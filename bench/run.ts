@@ -8,12 +8,13 @@
  *
  * @example
  * npx tsx bench/run.ts --smoke
- * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, cli, grep-fs
+ * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, cli, deferral, grep-fs
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runCheckpointsBench } from "./checkpoints.js";
 import { runCliStartBench } from "./cli-start.js";
+import { runDeferralBench } from "./deferral.js";
 import { runHarnessStepsBench } from "./harness-steps.js";
 import { runImportTimeBench } from "./import-time.js";
 import {
@@ -78,6 +79,7 @@ const BENCHES: Bench[] = [
   { key: "import", run: runImportTimeBench },
   { key: "checkpoints", run: runCheckpointsBench },
   { key: "cli", run: runCliStartBench },
+  { key: "deferral", run: runDeferralBench },
   ...(existsSync(GREP_FS_MODULE) ? [{ key: "grep-fs", run: grepFsBench }] : []),
 ];
 

@@ -30,6 +30,15 @@ export {
   readPendingApprovals,
 } from "./approval/index.js";
 export {
+  ASK_USER_TOOL_NAME,
+  type AskUserOption,
+  isUserQuestion,
+  type PendingQuestion,
+  pendingQuestions,
+  type UserAnswer,
+  type UserQuestion,
+} from "./ask-user/index.js";
+export {
   type BackendAccess,
   type BackendError,
   type BackendErrorCode,
@@ -106,6 +115,13 @@ export {
   skillsMiddleware,
 } from "./context/index.js";
 export {
+  AUTO_DEFER_SHARE,
+  type DeferToolsOption,
+  LOADED_TOOLS_KEY,
+  loadedTools,
+  SEARCH_TOOLS_NAME,
+} from "./deferral/index.js";
+export {
   CONFIGURATION_ERROR_CODES,
   ConfigurationError,
   type ConfigurationErrorCode,
@@ -140,9 +156,11 @@ export {
   GENERAL_PURPOSE_SUBAGENT,
   SUBAGENT_MIDDLEWARE_NAME,
   type SubAgent,
+  type SubagentMode,
   subAgentMiddleware,
 } from "./subagents/index.js";
 export {
+  type DeferredSurface,
   estimateTokens,
   type InspectSurfaceOptions,
   inspectSurface,

@@ -9,5 +9,6 @@ const report = await inspectSurface(agent, { context, files }); // both optional
 // SurfaceReport: { registered, visible, hidden: [{ name, reason }], tools: SurfaceTool[]
 //   ({ name, source, server?, chars, tokens, definition }), totalChars, totalTokens, systemPrompt,
 //   systemPromptChars, modelKey, modelKeySource, profilesApplied, warnings,
-//   approval: what pauses for a human, e.g. ["interruptOn.delete_order"] }
+//   approval: what pauses for a human, e.g. ["interruptOn.delete_order"],
+//   deferred?: the tools search_tools loads (DeferredSurface, see deferral.md) }
 console.log(report.visible, report.totalChars, report.systemPrompt);

@@ -1,6 +1,10 @@
+import { askUserMiddleware } from "../ask-user/middleware.js";
+import { ASK_USER_MIDDLEWARE_NAME } from "../ask-user/question.js";
 import { StateBackend } from "../backends/file-map/state.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { profileContextWindow } from "../context/context-window.js";
+import { deferralLayer } from "../deferral/layer.js";
+import { DEFERRAL_MIDDLEWARE_NAME } from "../deferral/names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { filesystemMiddleware } from "../filesystem/middleware.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../filesystem/permission-guard.js";
@@ -96,11 +100,24 @@ export function buildStack(spec: StackSpec): BuiltStack {
       withSkills: true,
     });
   // A user middleware named like a context layer replaces it in place.
-  const own = withReplacements(context(spec.agentName, spec.depth === 0), replacement);
+  const own = withReplacements(
+    context(spec.agentName, spec.depth === 0 || spec.forked === true),
+    replacement,
+  );
 
   const userExtras = spec.userMiddleware.filter((m) => !DEFAULT_NAMES.includes(m.name));
   const tools = spec.tools.map((t) => withDescription(t.value, descriptions[t.name]));
+  const deferral = deferralLayer({
+    option: spec.deferTools ?? "auto",
+    tools,
+    hidden: hiddenByProfile,
+    model: spec.model,
+    contextWindow: spec.context.contextWindow,
+    where: `${spec.path}deferTools`,
+    strict: spec.depth === 0,
+  });
 
+  const askUser = spec.askUser ? askUserMiddleware(spec.askUser) : undefined;
   const toolExclusion = excludedBy.size ? toolExclusionMiddleware(excludedBy) : undefined;
   // The general-purpose subagent's stack: the parent's layers, with its own context layers
   // (transcript, skills), and no task, memory, debug, profile middleware or probe.
@@ -109,14 +126,16 @@ export function buildStack(spec: StackSpec): BuiltStack {
     [TOOL_ERRORS_MIDDLEWARE_NAME]: errorsLayer,
     [CONTEXT_LAYER_NAMES.eviction]: gpContext.eviction,
     [FILESYSTEM_MIDDLEWARE_NAME]: filesystem,
+    [ASK_USER_MIDDLEWARE_NAME]: askUser,
     [CONTEXT_LAYER_NAMES.patch]: gpContext.patch,
     [CONTEXT_LAYER_NAMES.skills]: gpContext.skills,
     middleware: userExtras,
     [TOOL_EXCLUSION_MIDDLEWARE_NAME]: toolExclusion,
+    [DEFERRAL_MIDDLEWARE_NAME]: deferral,
     [CONTEXT_LAYER_NAMES.summarization]: gpContext.summarization,
     [PROVIDER_REQUEST_MIDDLEWARE_NAME]: providerRequestMiddleware(),
   };
-  const reasons = new Set<string>();
+  const reasons = new Set<string>(askUser && spec.depth === 0 ? ["askUser"] : []);
   const subagents = buildSubagents(
     buildStack,
     spec,
@@ -140,6 +159,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
       [CONTEXT_LAYER_NAMES.eviction]: own.eviction,
       [FILESYSTEM_MIDDLEWARE_NAME]: filesystem,
       [SUBAGENT_MIDDLEWARE_NAME]: subagentLayer && withoutTools(subagentLayer, shadowed),
+      [ASK_USER_MIDDLEWARE_NAME]: askUser,
       [CONTEXT_LAYER_NAMES.patch]: own.patch,
       [CONTEXT_LAYER_NAMES.skills]: own.skills,
       middleware: userExtras,
@@ -147,6 +167,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
       "profile.extraMiddleware": profile.extraMiddleware,
       [CONTEXT_LAYER_NAMES.memory]: own.memory,
       [TOOL_EXCLUSION_MIDDLEWARE_NAME]: toolExclusion,
+      [DEFERRAL_MIDDLEWARE_NAME]: deferral,
       // Innermost model-call layer: it measures the request exactly as sent.
       [CONTEXT_LAYER_NAMES.summarization]: own.summarization,
       [SURFACE_PROBE_NAME]: surfaceProbeMiddleware(),

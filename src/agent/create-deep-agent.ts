@@ -1,6 +1,8 @@
 import type { AgentMiddleware, AgentTypeConfig, AnyAnnotationRoot, ReactAgent } from "langchain";
 import { withThreadClaimCleanup } from "../approval/once.js";
+import { validateAskUser } from "../ask-user/middleware.js";
 import { withFastReads } from "../checkpoint/delta-history.js";
+import { validateDeferTools } from "../deferral/defer-option.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import type { filesystemMiddleware } from "../filesystem/middleware.js";
@@ -113,6 +115,9 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     strictExclusions: Boolean(options.profile?.excludedMiddleware?.length),
     path: "",
     snapshotEvery,
+    deferTools: validateDeferTools(options.deferTools),
+    askUser: validateAskUser(options.askUser),
+    systemPrompt: options.systemPrompt,
     context: {
       memory: options.memory,
       skills: options.skills,

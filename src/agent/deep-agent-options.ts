@@ -4,7 +4,9 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
 import type { AgentMiddleware } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
+import type { AskUserOption } from "../ask-user/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import type { DeferToolsOption } from "../deferral/defer-option.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { HarnessProfile } from "../profiles/types.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
@@ -98,4 +100,14 @@ export interface CreateDeepAgentOptions {
    * agent and its subagents. Tools always run. See docs/agent.md.
    */
   cache?: BaseCache;
+  /**
+   * Tools sent only once `search_tools` loads them (an index names them): `"auto"` (default)
+   * defers your and MCP tools when their definitions would exceed 5% of the model's window.
+   */
+  deferTools?: DeferToolsOption;
+  /**
+   * Adds `ask_user` (to this agent and its subagents): the model asks the user a question and
+   * the run pauses until `new Command({ resume: { answer } })`. Needs a `checkpointer`.
+   */
+  askUser?: AskUserOption;
 }

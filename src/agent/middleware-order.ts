@@ -1,4 +1,6 @@
 import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
+import { ASK_USER_MIDDLEWARE_NAME } from "../ask-user/question.js";
+import { DEFERRAL_MIDDLEWARE_NAME } from "../deferral/names.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
@@ -39,6 +41,7 @@ export const MIDDLEWARE_ORDER = [
   },
   { name: FILESYSTEM_MIDDLEWARE_NAME, kind: "layer", when: "always" },
   { name: SUBAGENT_MIDDLEWARE_NAME, kind: "layer", when: "when a synchronous subagent exists" },
+  { name: ASK_USER_MIDDLEWARE_NAME, kind: "layer", when: "with `askUser`" },
   { name: CONTEXT_LAYER_NAMES.patch, kind: "layer", when: "always" },
   { name: CONTEXT_LAYER_NAMES.skills, kind: "layer", when: "with `skills`" },
   { name: "middleware", kind: "option", when: "the caller's middleware, in the order given" },
@@ -49,6 +52,11 @@ export const MIDDLEWARE_ORDER = [
     name: TOOL_EXCLUSION_MIDDLEWARE_NAME,
     kind: "layer",
     when: "when the profile excludes tools",
+  },
+  {
+    name: DEFERRAL_MIDDLEWARE_NAME,
+    kind: "layer",
+    when: "when `deferTools` defers a tool (by default: tools over 5% of the window)",
   },
   { name: CONTEXT_LAYER_NAMES.summarization, kind: "layer", when: "unless `summarization: false`" },
   { name: SURFACE_PROBE_NAME, kind: "layer", when: "always (inert unless `inspectSurface` runs)" },

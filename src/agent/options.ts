@@ -41,6 +41,8 @@ const OPTION_KEYS = {
   contextWindow: true,
   summarization: true,
   harnessBackend: true,
+  deferTools: true,
+  askUser: true,
 } as const satisfies Record<keyof CreateDeepAgentOptions, true>;
 
 /** Every option key `createDeepAgent` knows. */

@@ -1,4 +1,5 @@
 import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
+import { DEFERRAL_MIDDLEWARE_NAME } from "../deferral/names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
@@ -17,6 +18,7 @@ export type StackLayers = Partial<
 const AFTER_EXCLUSIONS: readonly MiddlewareSlotName[] = [
   APPROVAL_MIDDLEWARE_NAME,
   TOOL_EXCLUSION_MIDDLEWARE_NAME,
+  DEFERRAL_MIDDLEWARE_NAME,
   CONTEXT_LAYER_NAMES.summarization,
   SURFACE_PROBE_NAME,
   PROVIDER_REQUEST_MIDDLEWARE_NAME,

@@ -9,7 +9,9 @@ import {
   type NormalizedInterruptOn,
 } from "../approval/middleware.js";
 import type { PathApprovalGate } from "../approval/scope.js";
+import type { AskUserOption } from "../ask-user/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import type { DeferToolsOption } from "../deferral/defer-option.js";
 import { pathApprovalGateOf } from "../filesystem/permission-guard.js";
 import { registeredTools } from "../langchain-seam/agent-graph.js";
 import type { PermissionRule } from "../permissions/index.js";
@@ -64,6 +66,14 @@ export interface StackSpec {
   snapshotEvery?: number;
   /** Serves repeated model calls of every stack of the tree. */
   cache?: BaseCache;
+  /** Which of the stack's own tools are deferred (validated `deferTools`); subagents inherit it. */
+  deferTools?: DeferToolsOption;
+  /** The stack's own system prompt before profiles: what its forked subagents start with. */
+  systemPrompt?: string | SystemMessage;
+  /** True for a forked subagent: it loads memory into its prompt as the parent does. */
+  forked?: boolean;
+  /** Whether the stack (and its subagents) has `ask_user` (validated `askUser`). */
+  askUser?: AskUserOption;
 }
 
 /** A built stack: the middleware list in order and what the factory needs to know. */

@@ -8,9 +8,12 @@ import { runCheckpointer, runConfigurable, runTaskId } from "../langchain-seam/p
 // checkpoint and both run. These claims live in the checkpointer's own database (SQLite or
 // PostgreSQL; in-process for MemorySaver), so the first resume wins in every process.
 
-/** What an approval claims: the decisions of a model turn, or one approved call of it. */
-type ClaimKind = "approval-decisions" | "approval-call";
-const KINDS: readonly ClaimKind[] = ["approval-decisions", "approval-call"];
+/**
+ * What a claim is for: the decisions of a model turn, one approved call of it, or the answer
+ * to one `ask_user` question.
+ */
+type ClaimKind = "approval-decisions" | "approval-call" | "user-answer";
+const KINDS: readonly ClaimKind[] = ["approval-decisions", "approval-call", "user-answer"];
 
 // A claim's key: a JSON array [kind, thread, ...], so a thread's keys share a text prefix.
 const claimKey = (kind: ClaimKind, thread: string, ...rest: string[]) =>
@@ -43,11 +46,19 @@ export async function claimDecisions(
   // Without a message id there is nothing stable to key on (the messages reducer gives
   // every stored message one, so this is a message that never reached state).
   if (!messageId) return undefined;
-  const { claims, thread } = runContext();
-  const mine = canonicalJson(decisions);
-  const found = await claims.insert(claimKey("approval-decisions", thread, messageId), mine);
-  if (found === undefined || found === mine) return undefined;
+  if (await claimFirstValue("approval-decisions", messageId, decisions)) return undefined;
   return "Already decided: another resume of this approval answered it first, with other decisions. Nothing ran for this resume.";
+}
+
+/**
+ * Records `value` as the first one for `id` in this thread. True when it stands (it is the
+ * first, or equal to the first); false when another resume claimed a different value.
+ */
+export async function claimFirstValue(kind: ClaimKind, id: string, value: unknown) {
+  const { claims, thread } = runContext();
+  const mine = canonicalJson(value);
+  const found = await claims.insert(claimKey(kind, thread, id), mine);
+  return found === undefined || found === mine;
 }
 
 /**

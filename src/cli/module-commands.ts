@@ -39,6 +39,15 @@ export async function surfaceCommand(args: ParsedArgs): Promise<number> {
   console.log(
     `total ${report.totalChars} chars, ~${report.totalTokens} tokens; system prompt ${report.systemPromptChars} chars`,
   );
+  const deferred = report.deferred;
+  if (deferred) {
+    console.log(
+      `deferred   (${deferred.tools.length}): ${deferred.tools.map((t) => t.name).join(", ")}`,
+    );
+    console.log(
+      `  index ${deferred.indexChars} chars ~${deferred.indexTokens} tokens (in search_tools); without deferral: total ${deferred.withoutDeferral.totalChars} chars, ~${deferred.withoutDeferral.totalTokens} tokens`,
+    );
+  }
   for (const r of report.approval.filter((r) => !r.startsWith("interruptOn."))) {
     console.log(`needs approval: ${r}`);
   }

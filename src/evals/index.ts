@@ -49,6 +49,7 @@ export type { PriceTable } from "./trajectory.js";
 export type {
   AgentContext,
   AgentFactory,
+  AnswerPolicy,
   ApprovalEvent,
   ApprovalPolicy,
   CheckContext,

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
+import { type PendingQuestion, pendingQuestions } from "../ask-user/pending.js";
 import type { CassetteReplay, CassetteStep } from "./cassette.js";
 import { EvalChatModel, type ModelSession } from "./eval-model.js";
 import { toolMutates } from "./mutation.js";
@@ -17,7 +18,7 @@ import {
   toolResults,
   totalUsage,
 } from "./trajectory.js";
-import type { ApprovalPolicy, EvalTask, TaskOutcome, TaskSet } from "./types.js";
+import type { AnswerPolicy, ApprovalPolicy, EvalTask, TaskOutcome, TaskSet } from "./types.js";
 
 /** What one run needs from the runner. */
 export interface RunTaskDeps {
@@ -67,9 +68,17 @@ export async function runTask(
       { messages: inputMessages(task), ...(task.files ? { files: { ...task.files } } : {}) },
       config,
     );
+    let asked = 0;
     for (let round = 0; out?.__interrupt__?.length; round++) {
       if (round >= MAX_APPROVAL_ROUNDS)
         throw new Error(`still asking for approval after ${round} rounds`);
+      const questions = pendingQuestions(out);
+      if (questions.length) {
+        const resume = await answerAll(task.answers, questions, asked);
+        asked += questions.length;
+        out = await agent.invoke(new Command({ resume }), config);
+        continue;
+      }
       const request = out.__interrupt__[0].value;
       const decisions = await decide(task.approvals ?? "approve", request);
       approvals.push(approvalMark(session, request, decisions));
@@ -162,6 +171,36 @@ function filesOf(value: unknown): Record<string, string> | undefined {
           : String(data.content ?? "");
   }
   return files;
+}
+
+// The resume value for the pending questions: the answer itself for one, a map by id for several.
+async function answerAll(
+  policy: AnswerPolicy | undefined,
+  questions: PendingQuestion[],
+  asked: number,
+): Promise<unknown> {
+  const answers = await Promise.all(
+    questions.map(async (question, i) => {
+      if (question.error) throw new Error(`the scripted answer was refused: ${question.error}`);
+      if (policy === undefined) {
+        throw new Error(`ask_user asked "${question.question}", but the task scripts no answers`);
+      }
+      if (typeof policy === "string") return { answer: policy };
+      if (typeof policy === "function") {
+        const answer = await policy(question);
+        return typeof answer === "string" ? { answer } : answer;
+      }
+      const answer = policy[asked + i];
+      if (answer === undefined) {
+        throw new Error(
+          `ask_user asked "${question.question}" after the ${policy.length} scripted answers`,
+        );
+      }
+      return { answer };
+    }),
+  );
+  if (answers.length === 1) return answers[0];
+  return Object.fromEntries(questions.map((q, i) => [q.interruptId, answers[i]]));
 }
 
 async function decide(

@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { UserAnswer, UserQuestion } from "../ask-user/question.js";
 
 /** The user input of a task: text, or a list of messages (`{ role, content }` or LangChain). */
 export type TaskInput = string | Array<BaseMessage | { role: string; content: unknown }>;
@@ -35,6 +36,15 @@ export type ApprovalPolicy =
       actionRequests: Array<{ name: string; args: Record<string, unknown> }>;
     }) => Array<Record<string, unknown>> | Promise<Array<Record<string, unknown>>>);
 
+/**
+ * How the runner answers `ask_user` questions: one answer for every question, a list used in
+ * order (one entry per question; a list entry for a multi-select question), or a function.
+ */
+export type AnswerPolicy =
+  | string
+  | ReadonlyArray<string | string[]>
+  | ((question: UserQuestion) => UserAnswer | string | Promise<UserAnswer | string>);
+
 /** One task of a task set. */
 export interface EvalTask {
   /** A stable id: names the task in reports, comparisons and cassettes. */
@@ -47,6 +57,8 @@ export interface EvalTask {
   context?: unknown;
   /** How approval interrupts are answered. Default `"approve"`. */
   approvals?: ApprovalPolicy;
+  /** How `ask_user` questions are answered. Unset, a question fails the run. */
+  answers?: AnswerPolicy;
   /** What must hold after the run; every expectation is checked, all must pass. */
   expect: Expectation[];
 }

@@ -97,9 +97,9 @@ function modelNameOf(model: unknown): string | undefined {
         ? m.modelName
         : undefined;
   if (!name) return undefined;
-  let provider = "";
+  let provider: string | undefined;
   try {
-    provider = llmTypeOf(model);
+    provider = llmTypeOf(model) || undefined;
   } catch {}
   return provider ? `${provider}:${name}` : name;
 }

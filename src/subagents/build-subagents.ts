@@ -81,6 +81,9 @@ export function buildSubagents(
     const own = sub.model
       ? spec.resolveModel(sub.model)
       : { model: spec.model, profile: spec.profile };
+    // A fork speaks with the parent's prompt; its own text, if any, comes after it.
+    const forked = sub.mode === "fork";
+    const prompt = forked ? forkPrompt(spec.systemPrompt, sub.systemPrompt) : sub.systemPrompt;
     const child = buildStack({
       ...spec,
       model: own.model,
@@ -91,6 +94,8 @@ export function buildSubagents(
       backend: sub.permissions ? writesConfinedTo(parent.fsBackend, spec.rules) : parent.fsBackend,
       harness: parent.harness,
       agentName: sub.name,
+      systemPrompt: prompt,
+      forked: forked || undefined,
       rules: sub.permissions ? validatePermissions(sub.permissions) : spec.rules,
       subagents: sub.subagents,
       generalPurpose: false,
@@ -108,7 +113,7 @@ export function buildSubagents(
     const runnable = compileStack({
       model: own.model,
       tools: child.tools,
-      systemPrompt: composeSystemPrompt(sub.systemPrompt, own.profile),
+      systemPrompt: composeSystemPrompt(prompt, own.profile),
       middleware: child.middleware,
       responseFormat: sub.responseFormat,
       name: sub.name,
@@ -121,7 +126,17 @@ export function buildSubagents(
       description: sub.description,
       runnable,
       sharesParentRules: !sub.permissions,
+      ...(forked ? { mode: "fork" as const } : {}),
     });
   });
   return list;
+}
+
+function forkPrompt(
+  parent: StackSpec["systemPrompt"],
+  own: string | undefined,
+): StackSpec["systemPrompt"] {
+  if (!own?.trim()) return parent;
+  if (parent === undefined || parent === "") return own;
+  return typeof parent === "string" ? `${parent}\n\n${own}` : parent.concat(`\n\n${own}`);
 }

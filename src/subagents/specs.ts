@@ -4,6 +4,7 @@ import type { AgentTool } from "../agent/user-tools.js";
 import type { InterruptOn } from "../approval/middleware.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { PermissionRule } from "../permissions/index.js";
+import type { SubagentMode } from "./fork.js";
 
 /**
  * A subagent described by its parts. Unset fields inherit from the parent (model, tools,
@@ -21,7 +22,13 @@ import type { PermissionRule } from "../permissions/index.js";
 export interface SubAgent {
   name: string;
   description: string;
-  systemPrompt: string;
+  /** Its system prompt; for a fork, optional text added after the parent's prompt. */
+  systemPrompt?: string;
+  /**
+   * `"isolated"` (default): it starts with the task's description only. `"fork"`: with the
+   * parent's system prompt and conversation so far, the description as the new user turn.
+   */
+  mode?: SubagentMode;
   tools?: AgentTool[];
   model?: string | BaseChatModel;
   middleware?: AgentMiddleware[];
@@ -64,6 +71,7 @@ const SPEC_FIELDS = [
   "responseFormat",
   "subagents",
   "interruptOn",
+  "mode",
 ];
 
 /** Checks a list of subagent specs: shapes, unique names, required text. */
@@ -93,7 +101,15 @@ export function validateSubagents(
     for (const key of Object.keys(s)) {
       if (!SPEC_FIELDS.includes(key)) fail(`${at} ("${s.name}") has unknown field "${key}".`);
     }
-    if (typeof s.systemPrompt !== "string") fail(`${at} ("${s.name}") needs a systemPrompt.`);
+    if (s.mode !== undefined && s.mode !== "isolated" && s.mode !== "fork") {
+      fail(
+        `${at} ("${s.name}") mode must be "isolated" or "fork" (got ${JSON.stringify(s.mode)}).`,
+      );
+    }
+    const forked = s.mode === "fork";
+    if (typeof s.systemPrompt !== "string" && !(forked && s.systemPrompt === undefined)) {
+      fail(`${at} ("${s.name}") needs a systemPrompt.`);
+    }
   });
   return list as Array<SubAgent | CompiledSubAgent>;
 }

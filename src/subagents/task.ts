@@ -2,12 +2,14 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import { Command, getCurrentTaskInput, isGraphBubbleUp } from "@langchain/langgraph";
 import { TASK_TOOL_NAME } from "../agent/builtin-names.js";
 import type { FileData } from "../backends/protocol/protocol.js";
+import { LOADED_TOOLS_KEY } from "../deferral/names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { DelveError } from "../errors/delve-error.js";
 import { unwrapDelveError } from "../errors/unwrap.js";
 import { defineTool } from "../filesystem/tools/define-tool.js";
 import { errorMessage, toolCallIdOf } from "../filesystem/tools/tool-output.js";
 import type { PermissionRule } from "../permissions/index.js";
+import { forkInput, forkOwnMessages, type SubagentMode } from "./fork.js";
 import { admitFileChanges, refusedNote } from "./merge-back.js";
 
 export { TASK_TOOL_NAME };
@@ -23,12 +25,19 @@ export interface TaskSubagent {
    * (compiled subagents, subagents with their own rules) they are refused at merge-back.
    */
   sharesParentRules?: boolean;
+  /** `"fork"`: it starts with the parent's conversation, the task as the new user turn. */
+  mode?: SubagentMode;
 }
 
 /** The `task` description: what it does, when (not) to use it, and the subagents on offer. */
 export function taskDescription(subagents: readonly TaskSubagent[]): string {
-  const list = subagents.map((s) => `- ${s.name}: ${s.description}`).join("\n");
-  return `Delegate a self-contained task to a subagent. It starts with your files but none of your conversation, works on its own, and returns one final answer that only you see (tell the user what matters): write the task fully. Use for multi-step work whose details you do not need; several task calls in one message run in parallel. Not for a single quick step.\nSubagents:\n${list}`;
+  const fork = (s: TaskSubagent) =>
+    s.mode === "fork" ? " (fork: starts with this conversation)" : "";
+  const list = subagents.map((s) => `- ${s.name}${fork(s)}: ${s.description}`).join("\n");
+  const starts = subagents.some((s) => s.mode === "fork")
+    ? "It starts with your files and, unless marked fork, none of your conversation"
+    : "It starts with your files but none of your conversation";
+  return `Delegate a self-contained task to a subagent. ${starts}, works on its own, and returns one final answer that only you see (tell the user what matters): write the task fully. Use for multi-step work whose details you do not need; several task calls in one message run in parallel. Not for a single quick step.\nSubagents:\n${list}`;
 }
 
 /** The last non-empty text of a run, or its structured response as JSON. */
@@ -61,11 +70,17 @@ export function filesChangedBy(
   return changes;
 }
 
-function parentFiles(config: unknown): Record<string, FileData> {
-  const fromConfig = (config as { state?: { files?: Record<string, FileData> } })?.state?.files;
-  if (fromConfig) return fromConfig;
+interface ParentState {
+  files?: Record<string, FileData>;
+  messages?: BaseMessage[];
+  [LOADED_TOOLS_KEY]?: string[];
+}
+
+function parentState(config: unknown): ParentState {
+  const fromConfig = (config as { state?: ParentState })?.state;
+  if (fromConfig?.files) return fromConfig;
   try {
-    return (getCurrentTaskInput() as { files?: Record<string, FileData> })?.files ?? {};
+    return (getCurrentTaskInput() as ParentState) ?? {};
   } catch {
     return {};
   }
@@ -118,11 +133,24 @@ export function createTaskTool(
           `unknown subagent "${subagent_type}". Available: ${[...byName.keys()].join(", ")}.`,
         );
       }
-      const before = parentFiles(config);
+      const parent = parentState(config);
+      const before = parent.files ?? {};
+      // A subagent starts with the tools its parent loaded; what it loads stays its own.
+      const loaded = parent[LOADED_TOOLS_KEY];
+      const callId = toolCallIdOf(config);
+      const turnId = `fork-${callId}`;
+      const messages =
+        subagent.mode === "fork"
+          ? forkInput(parent.messages ?? [], description, turnId)
+          : [new HumanMessage(description)];
       let result: any;
       try {
         result = await subagent.runnable.invoke(
-          { messages: [new HumanMessage(description)], files: before },
+          {
+            messages,
+            files: before,
+            ...(loaded?.length ? { [LOADED_TOOLS_KEY]: loaded } : {}),
+          },
           config as any,
         );
       } catch (error) {
@@ -144,14 +172,19 @@ export function createTaskTool(
           { subagent: subagent_type },
         );
       }
-      const callId = toolCallIdOf(config);
       const { admitted: files, refused } = admitFileChanges(
         permissions,
         filesChangedBy(before, result?.files),
         subagent.sharesParentRules === true,
       );
       const message = new ToolMessage({
-        content: finalAnswerOf(result ?? {}) + refusedNote(refused),
+        // A fork's answer is among what it added, never a message of the parent's.
+        content:
+          finalAnswerOf(
+            subagent.mode === "fork" && Array.isArray(result?.messages)
+              ? { ...result, messages: forkOwnMessages(result.messages, messages, turnId) }
+              : (result ?? {}),
+          ) + refusedNote(refused),
         tool_call_id: callId,
         name: TASK_TOOL_NAME,
       });

@@ -3,6 +3,7 @@
 
 export { estimateTokens } from "./estimate-tokens.js";
 export {
+  type DeferredSurface,
   type InspectSurfaceOptions,
   inspectSurface,
   type SurfaceReport,

@@ -3,9 +3,11 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { agentInfoOf } from "../agent/agent-info.js";
 import { BUILTIN_TOOL_NAMES } from "../agent/builtin-names.js";
 import { providerToolName } from "../agent/user-tools.js";
+import { SEARCH_TOOLS_NAME } from "../deferral/names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { PROBE_KEY, type RecordedRequest } from "./probe.js";
+import type { SurfacePlan } from "./surface-plan.js";
 
 /** One tool as the model sees it, with what it costs on every turn. */
 export interface SurfaceTool {
@@ -58,6 +60,19 @@ export interface SurfaceReport {
    * per gated tool (a subagent's with its path first), `permissions[i] (mode "interrupt")`.
    */
   approval: string[];
+  /** Tools left out of the first request until `search_tools` loads them; absent when none. */
+  deferred?: DeferredSurface;
+}
+
+/** The deferred part of a surface: what is held back, its index, and the cost without it. */
+export interface DeferredSurface {
+  /** The deferred tools, measured as they would be sent once loaded. */
+  tools: SurfaceTool[];
+  /** Characters and estimated tokens of the index in `search_tools`' description. */
+  indexChars: number;
+  indexTokens: number;
+  /** The first request's tool definitions if nothing were deferred (no `search_tools`). */
+  withoutDeferral: { totalChars: number; totalTokens: number };
 }
 
 /**
@@ -114,8 +129,10 @@ export async function inspectSurface(
   const tools = recorded.tools.map((t) => measureTool(t, info.sources));
   const visible = tools.map((t) => t.name);
   const reasons = new Map(info.plans.flatMap((p) => [...p.hidden]));
+  const deferred = deferredSurface(info.plans, tools, info.sources);
+  const deferredNames = new Set(deferred?.tools.map((t) => t.name));
   const hidden = registered
-    .filter((name) => !visible.includes(name))
+    .filter((name) => !visible.includes(name) && !deferredNames.has(name))
     .map((name) => ({
       name,
       reason: reasons.get(name) ?? "removed from the request by a middleware",
@@ -134,6 +151,28 @@ export async function inspectSurface(
     profilesApplied: info.profilesApplied ?? [],
     approval: info.approvalReasons ?? [],
     warnings: [...info.warnings],
+    ...(deferred ? { deferred } : {}),
+  };
+}
+
+function deferredSurface(
+  plans: readonly SurfacePlan[],
+  visible: readonly SurfaceTool[],
+  sources: ReadonlyMap<string, "user" | "provider">,
+): DeferredSurface | undefined {
+  const plan = plans.find((p) => p.deferred)?.deferred;
+  if (!plan) return undefined;
+  const tools = plan.tools.map((t) => measureTool(t, sources));
+  const inline = visible.filter((t) => t.name !== SEARCH_TOOLS_NAME);
+  const all = [...inline, ...tools];
+  return {
+    tools,
+    indexChars: plan.index.length,
+    indexTokens: estimateTokens(plan.index),
+    withoutDeferral: {
+      totalChars: all.reduce((sum, t) => sum + t.chars, 0),
+      totalTokens: all.reduce((sum, t) => sum + t.tokens, 0),
+    },
   };
 }
 

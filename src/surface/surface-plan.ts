@@ -8,6 +8,8 @@ export type HiddenTools = Map<string, string>;
 export interface SurfacePlan {
   hidden: HiddenTools;
   backend?: BackendProtocol;
+  /** Tools left out of requests until `search_tools` loads them, and their index text. */
+  deferred?: { tools: readonly unknown[]; index: string };
   /**
    * Builds the same middleware again with the agent's settings added: permission rules checked
    * first, tools hidden elsewhere (never mentioned), description overrides (its own win).

@@ -2,6 +2,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createDeepAgent, MIDDLEWARE_ORDER, ScriptedChatModel } from "delve";
 import { createMiddleware } from "langchain";
 import { describe, expect, it, vi } from "vitest";
+import { getTicketTool } from "../helpers/tickets.js";
 
 // Every stack createAgent compiles (the agent, its probe, the general-purpose subagent,
 // declarative subagents), by the agent name it was given: the stack as LangChain runs it.
@@ -49,6 +50,9 @@ const everything = () => ({
   memory: ["/AGENTS.md"],
   skills: ["/skills/"],
   profile: { extraMiddleware: [passThrough("ProfileMiddleware")], excludedTools: ["grep"] },
+  tools: [getTicketTool()],
+  deferTools: true,
+  askUser: true,
 });
 const fill: Record<string, string> = {
   middleware: "UserMiddleware",
@@ -90,10 +94,12 @@ describe("the default middleware order", () => {
       "ApprovalMiddleware",
       "EvictionMiddleware",
       "FilesystemMiddleware",
+      "AskUserMiddleware",
       "PatchToolCallsMiddleware",
       "SkillsMiddleware",
       "UserMiddleware",
       "ToolExclusionMiddleware",
+      "ToolDeferralMiddleware",
       "SummarizationMiddleware",
       "ProviderRequestMiddleware",
     ]);
@@ -131,9 +137,13 @@ describe("the default middleware order", () => {
     compiled.length = 0;
     createDeepAgent({
       ...everything(),
-      subagents: [{ name: "writer", description: "Writes.", systemPrompt: "You write." }],
+      subagents: [
+        { name: "writer", description: "Writes.", systemPrompt: "You write." },
+        { name: "fork", description: "Continues.", mode: "fork" },
+      ],
     });
-    expect(compiled.length).toBeGreaterThanOrEqual(3);
+    expect(stacksNamed("fork")).toHaveLength(1);
+    expect(compiled.length).toBeGreaterThanOrEqual(4);
     for (const stack of compiled) inOrder(stack.middleware, fill);
   });
 });

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,43 +8,15 @@ import { ConfigurationError, createDeepAgent } from "delve";
 import { connectMcp, type McpConnection, type McpStdioServer, toolText } from "delve/mcp";
 import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFixtureServer } from "../helpers/mcp-fixture-server.js";
 
-// A small real MCP server (plain CommonJS, so it starts fast) with the misbehaviours the
-// client must survive. FIXTURE_LINGER=1 keeps it alive after its stdin closes, like a
-// server holding a pool or a timer: only the client's own clean-up can end it then.
-const require = createRequire(import.meta.url);
-const FIXTURE = `
-const { McpServer } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/mcp.js"))});
-const { StdioServerTransport } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/stdio.js"))});
-const { z } = require(${JSON.stringify(require.resolve("zod"))});
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-const text = (t) => ({ content: [{ type: "text", text: t }] });
-const server = new McpServer({ name: "fixture", version: "1.0.0" });
-server.registerTool("pid", { description: "The server's process id." }, async () => text(String(process.pid)));
-server.registerTool("echo", { description: "Echoes.", inputSchema: { text: z.string() } }, async (a) => text(a.text));
-server.registerTool("sleep", { description: "Waits.", inputSchema: { ms: z.number() } }, async (a) => {
-  await new Promise((r) => setTimeout(r, a.ms));
-  return text("slept");
-});
-server.registerTool("fail", { description: "Always fails." }, async () => ({ ...text("quota exceeded for today"), isError: true }));
-server.registerTool("chart", { description: "A chart." }, async () => ({ content: [
-  { type: "text", text: "Sales by month" },
-  { type: "image", data: PNG, mimeType: "image/png" },
-  { type: "resource", resource: { uri: "mem://notes.txt", mimeType: "text/plain", text: "note body" } },
-] }));
-server.registerTool("read_file", { description: "Reads a remote file.", inputSchema: { path: z.string() } }, async (a) => text("remote " + a.path));
-if (process.env.FIXTURE_LINGER) setInterval(() => {}, 1000);
-else process.stdin.on("end", () => process.exit(0));
-server.connect(new StdioServerTransport());
-`;
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 let dir: string;
 let fixture: string;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-mcp-"));
-  fixture = path.join(dir, "fixture-server.cjs");
-  fs.writeFileSync(fixture, FIXTURE);
+  fixture = writeFixtureServer(dir);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
