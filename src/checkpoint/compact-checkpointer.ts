@@ -8,6 +8,8 @@ import {
   MemorySaver,
 } from "@langchain/langgraph";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { isSendTaskPath } from "../langchain-seam/pregel-config.js";
+import { ownSaverDatabase, replaceSaverSerde } from "../langchain-seam/saver-databases.js";
 import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
 import { postgresSeedReader, readDeltaHistory, withFastDecoding } from "./delta-history.js";
@@ -27,8 +29,6 @@ export interface CompactCheckpointerOptions {
 }
 
 type ChannelVersions = Checkpoint["channel_versions"];
-/** How LangGraph writes the task path of a Send's task (`taskPathStr` of ["__pregel_push", ...]). */
-const PUSH_PATH = "~__pregel_push";
 type CheckpointListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
 type PendingWrite = Parameters<BaseCheckpointSaver["putWrites"]>[1][number];
 
@@ -53,8 +53,10 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     withFastDecoding(saver);
     // MemorySaver loads every stored value as "json", whatever type it was saved with.
     const typesKept = !isMemorySaver(saver);
-    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving, typesKept);
-    saver.serde = this.#serde;
+    this.#serde = replaceSaverSerde(
+      saver,
+      (own) => new ChunkingSerde(own, chunks, minChunkChars, this.#saving, typesKept),
+    ) as ChunkingSerde;
     this.serde = this.#serde;
   }
 
@@ -103,8 +105,8 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     const id = config.configurable?.checkpoint_id;
     // Before the writes: a history read that sees them must also see how to order them.
     // Only Sends' paths are kept: a write without one sorts first, where a node's writes
-    // (paths "~__pregel_pull, ...") go among a step's Sends anyway; an agent step runs one node.
-    if (taskPath?.startsWith(PUSH_PATH) && id) {
+    // (pull paths) go among a step's Sends anyway; an agent step runs one node.
+    if (taskPath && isSendTaskPath(taskPath) && id) {
       await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
     }
     await this.#saving.run({ thread }, () =>
@@ -215,14 +217,9 @@ function defaultStore(saver: any): ChunkStore {
   if (isMemorySaver(saver)) {
     return new MemoryChunkStore();
   }
-  const db = saver?.db;
-  if (db && typeof db.prepare === "function" && typeof db.transaction === "function") {
-    return new SqliteChunkStore(db);
-  }
-  const pool = saver?.pool;
-  if (pool && typeof pool.query === "function") {
-    return new PostgresChunkStore(pool, saver.options?.schema ?? "public");
-  }
+  const database = ownSaverDatabase(saver);
+  if (database?.kind === "sqlite") return new SqliteChunkStore(database.db);
+  if (database?.kind === "postgres") return new PostgresChunkStore(database.pool, database.schema);
   throw new ConfigurationError(
     "UNKNOWN_SAVER",
     "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.store (a ChunkStore that survives as long as the saver's data).",

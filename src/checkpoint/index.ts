@@ -6,7 +6,7 @@ export {
   type CompactCheckpointerOptions,
   compactCheckpointer,
 } from "./compact-checkpointer.js";
-export { withFastDeltaHistory, withFastReads } from "./delta-history.js";
+export { withFastReads } from "./delta-history.js";
 export { FastLoadsSerde } from "./fast-loads.js";
 export type { Chunk } from "./large-strings.js";
 export { PostgresChunkStore } from "./postgres-chunks.js";

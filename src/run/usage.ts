@@ -4,6 +4,7 @@ import { Command, DeltaValue, isCommand, ReducedValue, StateSchema } from "@lang
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import { z } from "zod";
 import { DEFAULT_SNAPSHOT_EVERY } from "../checkpoint/delta-state.js";
+import { llmTypeOf } from "../langchain-seam/chat-models.js";
 import {
   currentUsageScope,
   type ScopedUsage,
@@ -88,7 +89,7 @@ function withId(record: ScopedUsage): UsageRecord {
 }
 
 function modelNameOf(model: unknown): string | undefined {
-  const m = model as { model?: unknown; modelName?: unknown; _llmType?: () => string };
+  const m = model as { model?: unknown; modelName?: unknown };
   const name =
     typeof m?.model === "string"
       ? m.model
@@ -98,7 +99,7 @@ function modelNameOf(model: unknown): string | undefined {
   if (!name) return undefined;
   let provider: string | undefined;
   try {
-    provider = typeof m._llmType === "function" ? m._llmType() : undefined;
+    provider = llmTypeOf(model) || undefined;
   } catch {}
   return provider ? `${provider}:${name}` : name;
 }

@@ -24,7 +24,7 @@ import { FastLoadsSerde, withFastReads } from "delve/checkpoint";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresSeedReader } from "../../src/checkpoint/delta-history.js";
 import { fastJsonLoad, isBail, withFastLoads } from "../../src/checkpoint/fast-loads.js";
-import { sqliteAncestors } from "../../src/checkpoint/history-queries.js";
+import { sqliteAncestors } from "../../src/langchain-seam/saver-tables.js";
 import { parseByteaArray, withFastByteaArrays } from "../../src/checkpoint/pg-fast-arrays.js";
 import { createDeepAgent } from "../../src/index.js";
 import { ScriptedChatModel } from "../../src/models/scripted-model.js";
