@@ -1,6 +1,5 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { StoredAncestor, StoredWrite } from "./chunk-store.js";
 import {
   ownSaverDatabase,
   replaceSaverSerde,
@@ -13,6 +12,7 @@ import {
   postgresSeeds,
   sqliteAncestors,
 } from "../langchain-seam/saver-tables.js";
+import type { StoredAncestor, StoredWrite } from "./chunk-store.js";
 import { withFastLoads } from "./fast-loads.js";
 import { withFastByteaArrays } from "./pg-fast-arrays.js";
 import { loadPlainJson } from "./plain-json.js";
@@ -193,9 +193,7 @@ export function withFastReads<T>(saver: T): T {
   const fallback = s.getDeltaChannelHistory.bind(s);
   const loadMany = (items: readonly StoredWrite[]) =>
     Promise.all(
-      items.map(
-        (w) => loadPlainJson(w.type, w.value) ?? saverSerde(s).loadsTyped(w.type, w.value),
-      ),
+      items.map((w) => loadPlainJson(w.type, w.value) ?? saverSerde(s).loadsTyped(w.type, w.value)),
     );
   s.getDeltaChannelHistory = (options: any) =>
     readDeltaHistory(s, fallback, reader!, loadMany, options, seeds);

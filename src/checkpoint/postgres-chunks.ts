@@ -1,5 +1,5 @@
-import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
 import { postgresAncestors } from "../langchain-seam/saver-tables.js";
+import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
 import type { Chunk } from "./large-strings.js";
 
 /** The part of a `pg` pool this store uses. */

@@ -1,5 +1,5 @@
-import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
 import { sqliteAncestors } from "../langchain-seam/saver-tables.js";
+import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
 import type { Chunk } from "./large-strings.js";
 
 /** The parts of a better-sqlite3 database this store uses. */
