@@ -10,12 +10,12 @@ import {
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { isSendTaskPath } from "../langchain-seam/pregel-config.js";
 import { ownSaverDatabase, replaceSaverSerde } from "../langchain-seam/saver-databases.js";
-import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
+import { type ChunkTable, MemoryChunkTable } from "./chunk-table.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
 import { postgresSeedReader, readDeltaHistory, withFastDecoding } from "./delta-history.js";
 import { MIN_CHUNK_CHARS } from "./large-strings.js";
-import { PostgresChunkStore } from "./postgres-chunks.js";
-import { SqliteChunkStore } from "./sqlite-chunks.js";
+import { PostgresChunkTable } from "./postgres-chunks.js";
+import { SqliteChunkTable } from "./sqlite-chunks.js";
 
 /** Options of {@link compactCheckpointer}. */
 export interface CompactCheckpointerOptions {
@@ -23,7 +23,7 @@ export interface CompactCheckpointerOptions {
    * Where the long strings go. Default: beside the saver's own tables (the same SQLite file
    * or PostgreSQL schema), or in memory for `MemorySaver`. Required for other savers.
    */
-  store?: ChunkStore;
+  chunks?: ChunkTable;
   /** Strings at least this many characters long (as JSON) are stored once. Default 1024. */
   minChunkChars?: number;
 }
@@ -46,7 +46,7 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     /** The saver that holds the checkpoints (its serializer is replaced by a chunking one). */
     readonly saver: BaseCheckpointSaver,
     /** Where the long strings are kept. */
-    readonly chunks: ChunkStore,
+    readonly chunks: ChunkTable,
     minChunkChars = MIN_CHUNK_CHARS,
   ) {
     super();
@@ -128,7 +128,7 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
    */
   override getNextVersion(current: any): any {
     // A thread saved before the wrapper keeps whole-number versions (they must keep ordering).
-    if (!(this.chunks instanceof PostgresChunkStore) || typeof current === "number") {
+    if (!(this.chunks instanceof PostgresChunkTable) || typeof current === "number") {
       return this.saver.getNextVersion(current);
     }
     return nextBranchVersion(current);
@@ -147,7 +147,7 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     if (!ancestors) return fallback(options);
     // On PostgreSQL each seed is read alone (getTuple would read every channel).
     const seeds =
-      this.chunks instanceof PostgresChunkStore
+      this.chunks instanceof PostgresChunkTable
         ? postgresSeedReader(this.saver, (t, v) => this.#serde.loadsTyped(t, v))
         : undefined;
     return readDeltaHistory(
@@ -207,21 +207,21 @@ export function compactCheckpointer(
   if (!Number.isInteger(minChunk) || minChunk < 64) {
     throw new ConfigurationError("INVALID_OPTION", "minChunkChars must be a whole number >= 64.");
   }
-  return new CompactCheckpointer(saver, options.store ?? defaultStore(saver), minChunk);
+  return new CompactCheckpointer(saver, options.chunks ?? defaultChunks(saver), minChunk);
 }
 
 const isMemorySaver = (saver: any): boolean =>
   saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver";
 
-function defaultStore(saver: any): ChunkStore {
+function defaultChunks(saver: any): ChunkTable {
   if (isMemorySaver(saver)) {
-    return new MemoryChunkStore();
+    return new MemoryChunkTable();
   }
   const database = ownSaverDatabase(saver);
-  if (database?.kind === "sqlite") return new SqliteChunkStore(database.db);
-  if (database?.kind === "postgres") return new PostgresChunkStore(database.pool, database.schema);
+  if (database?.kind === "sqlite") return new SqliteChunkTable(database.db);
+  if (database?.kind === "postgres") return new PostgresChunkTable(database.pool, database.schema);
   throw new ConfigurationError(
     "UNKNOWN_SAVER",
-    "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.store (a ChunkStore that survives as long as the saver's data).",
+    "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.chunks (a ChunkTable that survives as long as the saver's data).",
   );
 }

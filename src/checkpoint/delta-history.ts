@@ -12,7 +12,7 @@ import {
   postgresSeeds,
   sqliteAncestors,
 } from "../langchain-seam/saver-tables.js";
-import type { StoredAncestor, StoredWrite } from "./chunk-store.js";
+import type { StoredAncestor, StoredWrite } from "./chunk-table.js";
 import { withFastLoads } from "./fast-loads.js";
 import { withFastByteaArrays } from "./pg-fast-arrays.js";
 import { loadPlainJson } from "./plain-json.js";

@@ -12,7 +12,7 @@
 // checkpoint (a recursive CTE over the saver's own checkpoints table), which of the asked
 // channels each one holds a value for, and its writes to them up to the nearest one that
 // holds the channel (older writes are not replayed, so they are not read).
-import type { StoredAncestor } from "../checkpoint/chunk-store.js";
+import type { StoredAncestor } from "../checkpoint/chunk-table.js";
 
 /** The parts of a better-sqlite3 database the SQLite query uses. */
 export interface SqliteQueryDb {
