@@ -19,7 +19,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import * as deepagents from "deepagents";
 import { z } from "zod";
-import { MemoryChunkStore } from "../src/checkpoint/chunk-store.js";
+import { MemoryChunkTable } from "../src/checkpoint/chunk-table.js";
 import { compactCheckpointer } from "../src/checkpoint/index.js";
 import { createDeepAgent } from "../src/index.js";
 import { ScriptedChatModel } from "../src/models/scripted-model.js";
@@ -116,7 +116,7 @@ async function bytesStored(
   schema: string,
 ): Promise<number> {
   if (config.saver === "memory") {
-    const chunks = wrapped?.chunks instanceof MemoryChunkStore ? wrapped.chunks.size().chars : 0;
+    const chunks = wrapped?.chunks instanceof MemoryChunkTable ? wrapped.chunks.size().chars : 0;
     return deepBytes(base.storage) + deepBytes(base.writes) + chunks;
   }
   if (config.saver === "sqlite") return sqliteStoredBytes(base.db).total;

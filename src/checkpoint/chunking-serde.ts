@@ -1,6 +1,6 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { ChunkStore } from "./chunk-store.js";
+import type { ChunkTable } from "./chunk-table.js";
 import { joinLargeStrings, skeletonRefs, splitLargeStrings } from "./large-strings.js";
 import { loadPlainJson } from "./plain-json.js";
 
@@ -28,7 +28,7 @@ export class ChunkingSerde implements SerializerProtocol {
 
   constructor(
     readonly inner: SerializerProtocol,
-    readonly store: ChunkStore,
+    readonly chunks: ChunkTable,
     readonly minChunk: number,
     readonly saving: AsyncLocalStorage<SaveContext>,
     /** False for a saver that loses the stored types but keeps the arrays (in memory). */
@@ -51,7 +51,7 @@ export class ChunkingSerde implements SerializerProtocol {
     const split = splitLargeStrings(out[1], this.minChunk, save.thread);
     if (!split) return out;
     // Awaited: the chunks are committed before the row that points at them is written.
-    await this.store.put(save.thread, split.chunks);
+    await this.chunks.put(save.thread, split.chunks);
     save.cut = true;
     this.#made?.add(split.skeleton);
     return ["json", split.skeleton];
@@ -60,7 +60,7 @@ export class ChunkingSerde implements SerializerProtocol {
   async loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
     const refs = this.#refs(type, data);
     if (!refs) return this.inner.loadsTyped(type, data);
-    const texts = await this.store.get(refs.hashes, refs.thread);
+    const texts = await this.chunks.get(refs.hashes, refs.thread);
     return this.inner.loadsTyped(type, joinLargeStrings(data, refs, texts));
   }
 
@@ -72,7 +72,7 @@ export class ChunkingSerde implements SerializerProtocol {
       if (r) byThread.set(r.thread, [...(byThread.get(r.thread) ?? []), ...r.hashes]);
     const texts = new Map<string | undefined, Map<string, string>>();
     for (const [thread, hashes] of byThread)
-      texts.set(thread, await this.store.get(hashes, thread));
+      texts.set(thread, await this.chunks.get(hashes, thread));
     return Promise.all(
       items.map((item, n) => {
         const r = refs[n];

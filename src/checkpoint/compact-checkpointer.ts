@@ -8,12 +8,14 @@ import {
   MemorySaver,
 } from "@langchain/langgraph";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { type ChunkStore, MemoryChunkStore } from "./chunk-store.js";
+import { isSendTaskPath } from "../langchain-seam/pregel-config.js";
+import { ownSaverDatabase, replaceSaverSerde } from "../langchain-seam/saver-databases.js";
+import { type ChunkTable, MemoryChunkTable } from "./chunk-table.js";
 import { ChunkingSerde, type SaveContext } from "./chunking-serde.js";
 import { postgresSeedReader, readDeltaHistory, withFastDecoding } from "./delta-history.js";
 import { MIN_CHUNK_CHARS } from "./large-strings.js";
-import { PostgresChunkStore } from "./postgres-chunks.js";
-import { SqliteChunkStore } from "./sqlite-chunks.js";
+import { PostgresChunkTable } from "./postgres-chunks.js";
+import { SqliteChunkTable } from "./sqlite-chunks.js";
 
 /** Options of {@link compactCheckpointer}. */
 export interface CompactCheckpointerOptions {
@@ -21,14 +23,12 @@ export interface CompactCheckpointerOptions {
    * Where the long strings go. Default: beside the saver's own tables (the same SQLite file
    * or PostgreSQL schema), or in memory for `MemorySaver`. Required for other savers.
    */
-  store?: ChunkStore;
+  chunks?: ChunkTable;
   /** Strings at least this many characters long (as JSON) are stored once. Default 1024. */
   minChunkChars?: number;
 }
 
 type ChannelVersions = Checkpoint["channel_versions"];
-/** How LangGraph writes the task path of a Send's task (`taskPathStr` of ["__pregel_push", ...]). */
-const PUSH_PATH = "~__pregel_push";
 type CheckpointListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
 type PendingWrite = Parameters<BaseCheckpointSaver["putWrites"]>[1][number];
 
@@ -46,15 +46,17 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     /** The saver that holds the checkpoints (its serializer is replaced by a chunking one). */
     readonly saver: BaseCheckpointSaver,
     /** Where the long strings are kept. */
-    readonly chunks: ChunkStore,
+    readonly chunks: ChunkTable,
     minChunkChars = MIN_CHUNK_CHARS,
   ) {
     super();
     withFastDecoding(saver);
     // MemorySaver loads every stored value as "json", whatever type it was saved with.
     const typesKept = !isMemorySaver(saver);
-    this.#serde = new ChunkingSerde(saver.serde, chunks, minChunkChars, this.#saving, typesKept);
-    saver.serde = this.#serde;
+    this.#serde = replaceSaverSerde(
+      saver,
+      (own) => new ChunkingSerde(own, chunks, minChunkChars, this.#saving, typesKept),
+    ) as ChunkingSerde;
     this.serde = this.#serde;
   }
 
@@ -103,8 +105,8 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     const id = config.configurable?.checkpoint_id;
     // Before the writes: a history read that sees them must also see how to order them.
     // Only Sends' paths are kept: a write without one sorts first, where a node's writes
-    // (paths "~__pregel_pull, ...") go among a step's Sends anyway; an agent step runs one node.
-    if (taskPath?.startsWith(PUSH_PATH) && id) {
+    // (pull paths) go among a step's Sends anyway; an agent step runs one node.
+    if (taskPath && isSendTaskPath(taskPath) && id) {
       await this.chunks.noteTaskPath?.(thread, ns, id, taskId, taskPath);
     }
     await this.#saving.run({ thread }, () =>
@@ -126,7 +128,7 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
    */
   override getNextVersion(current: any): any {
     // A thread saved before the wrapper keeps whole-number versions (they must keep ordering).
-    if (!(this.chunks instanceof PostgresChunkStore) || typeof current === "number") {
+    if (!(this.chunks instanceof PostgresChunkTable) || typeof current === "number") {
       return this.saver.getNextVersion(current);
     }
     return nextBranchVersion(current);
@@ -145,7 +147,7 @@ export class CompactCheckpointer extends BaseCheckpointSaver {
     if (!ancestors) return fallback(options);
     // On PostgreSQL each seed is read alone (getTuple would read every channel).
     const seeds =
-      this.chunks instanceof PostgresChunkStore
+      this.chunks instanceof PostgresChunkTable
         ? postgresSeedReader(this.saver, (t, v) => this.#serde.loadsTyped(t, v))
         : undefined;
     return readDeltaHistory(
@@ -205,26 +207,21 @@ export function compactCheckpointer(
   if (!Number.isInteger(minChunk) || minChunk < 64) {
     throw new ConfigurationError("INVALID_OPTION", "minChunkChars must be a whole number >= 64.");
   }
-  return new CompactCheckpointer(saver, options.store ?? defaultStore(saver), minChunk);
+  return new CompactCheckpointer(saver, options.chunks ?? defaultChunks(saver), minChunk);
 }
 
 const isMemorySaver = (saver: any): boolean =>
   saver instanceof MemorySaver || saver?.constructor?.name === "MemorySaver";
 
-function defaultStore(saver: any): ChunkStore {
+function defaultChunks(saver: any): ChunkTable {
   if (isMemorySaver(saver)) {
-    return new MemoryChunkStore();
+    return new MemoryChunkTable();
   }
-  const db = saver?.db;
-  if (db && typeof db.prepare === "function" && typeof db.transaction === "function") {
-    return new SqliteChunkStore(db);
-  }
-  const pool = saver?.pool;
-  if (pool && typeof pool.query === "function") {
-    return new PostgresChunkStore(pool, saver.options?.schema ?? "public");
-  }
+  const database = ownSaverDatabase(saver);
+  if (database?.kind === "sqlite") return new SqliteChunkTable(database.db);
+  if (database?.kind === "postgres") return new PostgresChunkTable(database.pool, database.schema);
   throw new ConfigurationError(
     "UNKNOWN_SAVER",
-    "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.store (a ChunkStore that survives as long as the saver's data).",
+    "compactCheckpointer knows MemorySaver, SqliteSaver and PostgresSaver; for another saver pass options.chunks (a ChunkTable that survives as long as the saver's data).",
   );
 }

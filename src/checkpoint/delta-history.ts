@@ -1,13 +1,19 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { StoredAncestor, StoredWrite } from "./chunk-store.js";
-import { withFastLoads } from "./fast-loads.js";
 import {
-  type PgQueryPool,
+  ownSaverDatabase,
+  replaceSaverSerde,
+  saverSerde,
+  setUpSqliteSaver,
+  wrapSaverPool,
+} from "../langchain-seam/saver-databases.js";
+import {
   postgresAncestors,
   postgresSeeds,
   sqliteAncestors,
-} from "./history-queries.js";
+} from "../langchain-seam/saver-tables.js";
+import type { StoredAncestor, StoredWrite } from "./chunk-table.js";
+import { withFastLoads } from "./fast-loads.js";
 import { withFastByteaArrays } from "./pg-fast-arrays.js";
 import { loadPlainJson } from "./plain-json.js";
 
@@ -116,9 +122,9 @@ export function postgresSeedReader(
   saver: BaseCheckpointSaver,
   load: (type: string, value: Uint8Array | string) => Promise<unknown>,
 ): SeedReader | undefined {
-  const pool: PgQueryPool | undefined = (saver as any).pool;
-  if (typeof pool?.query !== "function") return undefined;
-  const schema: string = (saver as any).options?.schema ?? "public";
+  const database = ownSaverDatabase(saver);
+  if (database?.kind !== "postgres") return undefined;
+  const { pool, schema } = database;
   const fallback = tupleSeeds(saver);
   return async (thread, ns, wanted) => {
     let rows: Awaited<ReturnType<typeof postgresSeeds>>;
@@ -173,21 +179,21 @@ export function withFastReads<T>(saver: T): T {
   if (typeof s.getDeltaChannelHistory !== "function") return saver;
   let reader: AncestorReader | undefined;
   let seeds: SeedReader | undefined;
-  if (s.db && typeof s.db.prepare === "function") {
+  const database = ownSaverDatabase(s);
+  if (database?.kind === "sqlite") {
     reader = async (...args) => {
-      s.setup?.();
-      return sqliteAncestors(s.db, ...args, false);
+      setUpSqliteSaver(s);
+      return sqliteAncestors(database.db, ...args, false);
     };
-  } else if (s.pool && typeof s.pool.query === "function") {
-    const schema = s.options?.schema ?? "public";
-    reader = (...args) => postgresAncestors(s.pool, schema, ...args, false);
-    seeds = postgresSeedReader(s, (type, value) => s.serde.loadsTyped(type, value));
+  } else if (database?.kind === "postgres") {
+    reader = (...args) => postgresAncestors(database.pool, database.schema, ...args, false);
+    seeds = postgresSeedReader(s, (type, value) => saverSerde(s).loadsTyped(type, value));
   }
   if (!reader) return saver;
   const fallback = s.getDeltaChannelHistory.bind(s);
   const loadMany = (items: readonly StoredWrite[]) =>
     Promise.all(
-      items.map((w) => loadPlainJson(w.type, w.value) ?? s.serde.loadsTyped(w.type, w.value)),
+      items.map((w) => loadPlainJson(w.type, w.value) ?? saverSerde(s).loadsTyped(w.type, w.value)),
     );
   s.getDeltaChannelHistory = (options: any) =>
     readDeltaHistory(s, fallback, reader!, loadMany, options, seeds);
@@ -202,12 +208,7 @@ export function withFastReads<T>(saver: T): T {
 export function withFastDecoding<T>(saver: T): T {
   const s = saver as any;
   if (!s || typeof s !== "object") return saver;
-  if (s.serde) s.serde = withFastLoads(s.serde);
-  if (s.pool && typeof s.pool.query === "function" && typeof s.getTuple === "function") {
-    s.pool = withFastByteaArrays(s.pool);
-  }
+  if (saverSerde(s)) replaceSaverSerde(s, withFastLoads);
+  wrapSaverPool(s, withFastByteaArrays);
   return saver;
 }
-
-/** The same as {@link withFastReads} (its earlier name). @deprecated Use `withFastReads`. */
-export const withFastDeltaHistory = withFastReads;

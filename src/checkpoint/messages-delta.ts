@@ -13,6 +13,7 @@ import {
 } from "@langchain/core/messages";
 import { DeltaValue, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { z } from "zod";
+import { setMessageId } from "../langchain-seam/messages.js";
 
 const CLASS_BY_TYPE: Record<string, new (fields: any) => BaseMessage> = {
   human: HumanMessage,
@@ -53,11 +54,6 @@ function derivedId(previous: string | undefined, message: BaseMessage): string {
   return `msg-${hash.digest("hex").slice(0, 32)}`;
 }
 
-function setId(message: BaseMessage, id: string): void {
-  message.id = id;
-  (message as any).lc_kwargs.id = id;
-}
-
 /**
  * The `messages` reducer for a delta channel: appends, replaces by id, removes by
  * `RemoveMessage` (all of them with `REMOVE_ALL_MESSAGES`). Batching-invariant and free of
@@ -89,7 +85,7 @@ export function reduceMessagesBatch(
         }
         continue;
       }
-      if (id == null) setId(message, derivedId(last, message));
+      if (id == null) setMessageId(message, derivedId(last, message));
       const at = index.get(message.id!);
       if (at !== undefined) {
         result[at] = message;

@@ -1,47 +1,27 @@
-import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
-import { postgresAncestors } from "./history-queries.js";
+import type { PostgresPool } from "../langchain-seam/saver-databases.js";
+import { postgresAncestors } from "../langchain-seam/saver-tables.js";
+import { ensurePostgresSchema, quotedSchema } from "../schema/postgres.js";
+import type { ChunkTable, StoredAncestor } from "./chunk-table.js";
 import type { Chunk } from "./large-strings.js";
-
-/** The part of a `pg` pool this store uses. */
-interface PgPool {
-  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
-}
 
 /**
  * Chunks in the PostgreSQL schema of a `PostgresSaver` (tables `delve_*`, created on first
  * use), and the one-query delta-history read over the saver's own tables.
  */
-export class PostgresChunkStore implements ChunkStore {
-  readonly #pool: PgPool;
+export class PostgresChunkTable implements ChunkTable {
+  readonly #pool: PostgresPool;
   readonly #s: string;
   readonly #schema: string;
   #ready: Promise<void> | undefined;
 
-  constructor(pool: PgPool, schema = "public") {
+  constructor(pool: PostgresPool, schema = "public") {
     this.#pool = pool;
     this.#schema = schema;
-    this.#s = `"${schema.replace(/"/g, '""')}"`;
+    this.#s = quotedSchema(schema);
   }
 
   #setup(): Promise<void> {
-    const s = this.#s;
-    this.#ready ??= (async () => {
-      const ddl = `
-CREATE SCHEMA IF NOT EXISTS ${s};
-CREATE TABLE IF NOT EXISTS ${s}.delve_chunks (hash text PRIMARY KEY, data text NOT NULL);
-CREATE TABLE IF NOT EXISTS ${s}.delve_chunk_refs (thread_id text NOT NULL, hash text NOT NULL,
-  PRIMARY KEY (thread_id, hash));
-CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON ${s}.delve_chunk_refs (hash);
-CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
-  checkpoint_ns text NOT NULL, checkpoint_id text NOT NULL, task_id text NOT NULL,
-  task_path text NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id));`;
-      try {
-        await this.#pool.query(ddl);
-      } catch {
-        // Two processes creating the tables at once: the loser's DDL fails; retry once.
-        await this.#pool.query(ddl);
-      }
-    })().catch((error) => {
+    this.#ready ??= ensurePostgresSchema(this.#pool, this.#schema, "chunks").catch((error) => {
       this.#ready = undefined;
       throw error;
     });

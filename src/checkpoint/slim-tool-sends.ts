@@ -1,18 +1,23 @@
 import { isDeepStrictEqual } from "node:util";
 import { Send } from "@langchain/langgraph";
+import { TOOLS_NODE } from "../langchain-seam/agent-graph.js";
+import {
+  agentGraph,
+  hasToolRouters,
+  reapplyOnWithConfig,
+  wrapToolNodeInput,
+  wrapToolRouters,
+} from "../langchain-seam/agent-graph-sends.js";
 import { leanMiddlewareWrites } from "../langchain-seam/middleware-node-writes.js";
 
 // langchain 1.5.14's createAgent sends each tool call as `Send("tools", { ...state,
 // lg_tool_call })`, and LangGraph stores every Send twice per step: a full copy of the state
-// per tool call, the largest part of a checkpoint. This shim (written against langchain
-// 1.5.14 and @langchain/langgraph 1.7.3; test/checkpoint/slim-tool-sends.test.ts fails when
-// either changes the internals it relies on) sends the tool call alone and lets the tools
-// node read the state from its channels when it runs, which is the state the copy held. A
-// call whose arguments are in the last AI message is sent by id (arguments can be large).
+// per tool call, the largest part of a checkpoint. This shim (the graph patching is in
+// src/langchain-seam/agent-graph-sends.ts, whose test names what it relies on) sends the tool
+// call alone and lets the tools node read the state from its channels when it runs, which is
+// the state the copy held. A call whose arguments are in the last AI message is sent by id
+// (arguments can be large).
 
-const TOOLS_NODE = "tools";
-const READ_KEY = "__pregel_read";
-const SCRATCHPAD_KEY = "__pregel_scratchpad";
 const APPLIED = Symbol.for("delve.slim_tool_sends");
 // Marks a Send whose call is named by id only (a string key: Sends are saved as JSON).
 const BY_ID = "delve_call_by_id";
@@ -21,7 +26,7 @@ const DUPLICATE = Symbol("duplicate tool call id");
 
 /** Whether `slimToolSends` changed this agent (a test checks it on every build). */
 export function hasSlimToolSends(agent: unknown): boolean {
-  return (agent as any)?.graph?.[APPLIED] === true;
+  return agentGraph(agent)?.[APPLIED] === true;
 }
 
 /** `DELVE_SLIM_TOOL_SENDS=off`: tool Sends carry the state again (the reader stays on). */
@@ -38,46 +43,25 @@ const sendsOff = () => process.env.DELVE_SLIM_TOOL_SENDS?.trim().toLowerCase() =
  * router sends slim Sends.
  */
 export function slimToolSends<T>(agent: T): T {
-  const graph = (agent as any)?.graph;
+  const graph = agentGraph(agent);
   if (!graph || graph[APPLIED] !== undefined) return agent;
   // Middleware hooks write back only what they changed (not the whole state each time).
   leanMiddlewareWrites(graph);
   // `withConfig` builds a new agent graph: patch that one too.
-  const withConfig = (agent as any).withConfig;
-  if (typeof withConfig === "function") {
-    (agent as any).withConfig = (config: unknown) => slimToolSends(withConfig.call(agent, config));
-  }
+  reapplyOnWithConfig(agent, slimToolSends);
   graph[APPLIED] = false;
-  const toolNode = graph.nodes?.[TOOLS_NODE]?.bound;
-  if (!toolNode) return agent; // no tools node: no tool Sends
-  const keys = graph.streamChannels ?? graph.outputChannels;
-  const reads = typeof toolNode.run === "function" && Array.isArray(keys);
-  if (reads) {
-    const run = toolNode.run.bind(toolNode);
-    toolNode.run = (input: any, config: any) => run(hydrate(input, config, keys), config);
-  }
-  const branches = graph.builder?.branches;
-  if (!reads || !branches) {
+  const reads = wrapToolNodeInput(agent, hydrate);
+  if (reads === "no tool node") return agent; // no tool Sends
+  if (reads !== "wrapped" || !hasToolRouters(agent)) {
     console.warn(
       "[delve] langchain's agent graph changed shape: tool calls keep a copy of the state in every checkpoint.",
     );
     return agent;
   }
   if (sendsOff()) return agent;
-  for (const byName of Object.values(branches) as Record<string, any>[]) {
-    for (const branch of Object.values(byName)) wrapBranch(branch);
-  }
+  wrapToolRouters(agent, slimSends);
   graph[APPLIED] = true;
   return agent;
-}
-
-function wrapBranch(branch: any): void {
-  const inner = branch?.path;
-  if (!inner || typeof inner.invoke !== "function") return;
-  const path = Object.create(inner);
-  path.invoke = async (state: any, config: unknown) =>
-    slimSends(await inner.invoke(state, config), state);
-  branch.path = path;
 }
 
 // The router takes each call from the last AI message in the state, so a Send can name the
@@ -132,15 +116,11 @@ function callById(messages: unknown, id: string): unknown {
   throw new Error(`[delve] tool call ${id} is not in the thread's messages; it cannot run.`);
 }
 
-function hydrate(input: any, config: any, keys: string[]): any {
+function hydrate(input: any, readState: () => Record<string, unknown> | undefined): any {
   if (!isSlim(input)) return input;
-  const read = config?.configurable?.[READ_KEY];
-  if (typeof read !== "function") return input;
-  const state = read(keys, false);
+  const state = readState();
+  if (!state) return input;
   const call = input[BY_ID] ? callById(state.messages, input.lg_tool_call.id) : input.lg_tool_call;
-  const full = { ...state, lg_tool_call: call };
-  // Tools read `runtime.state` from the task input; give them the state, as before.
-  const scratchpad = config.configurable[SCRATCHPAD_KEY];
-  if (scratchpad && typeof scratchpad === "object") scratchpad.currentTaskInput = full;
-  return full;
+  // Tools read `runtime.state` from the task input; the seam gives them this state, as before.
+  return { ...state, lg_tool_call: call };
 }

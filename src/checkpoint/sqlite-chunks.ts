@@ -1,43 +1,24 @@
-import type { ChunkStore, StoredAncestor } from "./chunk-store.js";
-import { sqliteAncestors } from "./history-queries.js";
+import type { SqliteHandle } from "../langchain-seam/saver-databases.js";
+import { sqliteAncestors } from "../langchain-seam/saver-tables.js";
+import { ensureSqliteSchema } from "../schema/sqlite.js";
+import type { ChunkTable, StoredAncestor } from "./chunk-table.js";
 import type { Chunk } from "./large-strings.js";
 
-/** The parts of a better-sqlite3 database this store uses. */
-interface SqliteDb {
-  exec(sql: string): unknown;
-  prepare(sql: string): { run(...args: unknown[]): unknown; all(...args: unknown[]): any[] };
-  transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
-}
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS delve_chunks (hash TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS delve_chunk_refs (
-  thread_id TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (thread_id, hash)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON delve_chunk_refs (hash);
-CREATE TABLE IF NOT EXISTS delve_checkpoint_channels (
-  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
-  channels TEXT NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS delve_task_paths (
-  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
-  task_id TEXT NOT NULL, task_path TEXT NOT NULL,
-  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)) WITHOUT ROWID;
-`;
-
 /**
- * Chunks in the SQLite file of a `SqliteSaver` (tables `delve_*`, created on first use), and
+ * Chunks in the SQLite file of a `SqliteSaver` (tables `delve_*`, created on first use by src/schema/sqlite.ts), and
  * the one-query delta-history read over the saver's own `checkpoints` and `writes` tables.
  */
-export class SqliteChunkStore implements ChunkStore {
-  readonly #db: SqliteDb;
+export class SqliteChunkTable implements ChunkTable {
+  readonly #db: SqliteHandle;
   #ready = false;
 
-  constructor(db: SqliteDb) {
+  constructor(db: SqliteHandle) {
     this.#db = db;
   }
 
   #setup(): void {
     if (this.#ready) return;
-    this.#db.exec(SCHEMA);
+    ensureSqliteSchema(this.#db, "chunks");
     this.#ready = true;
   }
 

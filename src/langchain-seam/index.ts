@@ -4,6 +4,13 @@
 // was checked against, and test/langchain-seam/ fails naming the assumption that broke.
 export { cacheModelCalls, MODEL_NODE, registeredTools, TOOLS_NODE } from "./agent-graph.js";
 export {
+  agentGraph,
+  hasToolRouters,
+  reapplyOnWithConfig,
+  wrapToolNodeInput,
+  wrapToolRouters,
+} from "./agent-graph-sends.js";
+export {
   boundModel,
   configuredModelInstance,
   llmTypeOf,
@@ -18,6 +25,7 @@ export {
   withoutUnchanged,
 } from "./middleware-node-writes.js";
 export {
+  isSendTaskPath,
   runCheckpointer,
   runConfigurable,
   runTaskId,
@@ -26,9 +34,22 @@ export {
 } from "./pregel-config.js";
 export {
   databaseHolder,
+  ownSaverDatabase,
   type PostgresPool,
+  replaceSaverSerde,
   type SaverDatabase,
   type SqliteHandle,
   saverDatabase,
+  saverSerde,
+  setUpSqliteSaver,
+  wrapSaverPool,
 } from "./saver-databases.js";
+export {
+  groupAncestors,
+  type PgQueryPool,
+  postgresAncestors,
+  postgresSeeds,
+  type SqliteQueryDb,
+  sqliteAncestors,
+} from "./saver-tables.js";
 export { isPostgresStore, isRunBatchedStore, unbatchedStore } from "./stores.js";

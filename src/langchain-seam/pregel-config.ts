@@ -2,7 +2,8 @@
 // private keys: `__pregel_read(channel, fresh)` reads a state channel including this step's
 // pending writes, `__pregel_send([[channel, value]])` writes to one, `__pregel_checkpointer`
 // is the saver the run uses, `__pregel_task_id` identifies the running task (the same id
-// again on a replay of that task). None of these keys is public API.
+// again on a replay of that task); a Send's task is saved with a task path that starts
+// "~__pregel_push" (`taskPathStr` of ["__pregel_push", ...]). None of this is public API.
 // Checked against: @langchain/langgraph 1.7.3, @langchain/core 1.4.0, langchain 1.5.14.
 import { getConfig } from "@langchain/langgraph";
 
@@ -56,4 +57,12 @@ export function runCheckpointer(): object | undefined {
 export function runTaskId(): string | undefined {
   const id = runConfigurable()?.[TASK_ID];
   return id === undefined || id === null ? undefined : String(id);
+}
+
+/** How LangGraph writes the task path of a Send's task (its node's tasks start "~__pregel_pull"). */
+const PUSH_PATH = "~__pregel_push";
+
+/** Whether a task path given to `putWrites` is a Send's task. */
+export function isSendTaskPath(taskPath: string): boolean {
+  return taskPath.startsWith(PUSH_PATH);
 }

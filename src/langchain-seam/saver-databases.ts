@@ -2,8 +2,12 @@
 // keeps its pg Pool in `pool` and its schema in `options.schema`, PostgresStore both in
 // `core.pool` and `core.schema` (private). Delve's own SqliteStore keeps `db` the same way.
 // A wrapper is looked through under `inner`, `saver`, `base`, `wrapped`, `delegate`, `store`.
+// Savers read `this.serde` and PostgresSaver `this.pool` on every call, so replacing either
+// in place after construction takes effect; SqliteSaver creates its tables in its protected
+// `setup()`, which each method calls first and which may be called again.
 // Checked against: @langchain/langgraph-checkpoint-sqlite 1.0.4,
 // @langchain/langgraph-checkpoint-postgres 1.0.5, @langchain/langgraph 1.7.3.
+import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 
 /** The SQL database a saver or store keeps its data in, reached by shape. */
 export type SaverDatabase =
@@ -49,7 +53,16 @@ export function databaseHolder(holder: unknown, depth = 0): object | undefined {
  * saverDatabase(SqliteSaver.fromConnString("threads.db")) // { kind: "sqlite", db }
  */
 export function saverDatabase(given: unknown): SaverDatabase | undefined {
-  const holder = databaseHolder(given) as Record<string, any> | undefined;
+  return ownSaverDatabase(databaseHolder(given));
+}
+
+/**
+ * The database `holder` itself keeps (not one a wrapper delegates to): what
+ * {@link saverDatabase} finds once the wrapper is looked through.
+ */
+export function ownSaverDatabase(given: unknown): SaverDatabase | undefined {
+  if (!given || typeof given !== "object") return undefined;
+  const holder = given as Record<string, any>;
   const db = holder?.db;
   if (typeof db?.prepare === "function" && typeof db?.exec === "function" && db.open) {
     return { kind: "sqlite", db };
@@ -63,4 +76,37 @@ export function saverDatabase(given: unknown): SaverDatabase | undefined {
     };
   }
   return undefined;
+}
+
+/** A saver's serializer (`serde`, public on BaseCheckpointSaver), read when called. */
+export function saverSerde(saver: object): SerializerProtocol {
+  return (saver as { serde: SerializerProtocol }).serde;
+}
+
+/** Gives a saver the serializer `make` builds from its current one; it serves every call after. */
+export function replaceSaverSerde(
+  saver: object,
+  make: (current: SerializerProtocol) => SerializerProtocol,
+): SerializerProtocol {
+  const s = saver as { serde: SerializerProtocol };
+  s.serde = make(s.serde);
+  return s.serde;
+}
+
+/**
+ * Gives a PostgresSaver the pool `wrap` builds from its own (every later query goes through
+ * it). False, and nothing changed, when `saver` holds no pg pool of its own.
+ */
+export function wrapSaverPool<P>(saver: object, wrap: (pool: P) => P): boolean {
+  const s = saver as { pool?: P; getTuple?: unknown };
+  if (ownSaverDatabase(saver)?.kind !== "postgres" || typeof s.getTuple !== "function") {
+    return false;
+  }
+  s.pool = wrap(s.pool as P);
+  return true;
+}
+
+/** Creates a SqliteSaver's tables if they are not there yet (a no-op for other savers). */
+export function setUpSqliteSaver(saver: object): void {
+  (saver as { setup?: () => void }).setup?.();
 }

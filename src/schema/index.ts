@@ -1,7 +1,8 @@
 // Delve's own database schema, one module per database: the tables each part of Delve creates
 // in a SQLite file or a PostgreSQL schema, their versions and migrations. Internal to Delve.
-// The compact checkpoint tables (delve_chunks, delve_chunk_refs, delve_checkpoint_channels,
-// delve_task_paths) are still created by src/checkpoint/ and are to move here.
+// Every table Delve creates is created here: claims (delve_claims), SqliteStore's items
+// (store_items) and compactCheckpointer's chunks (delve_chunks, delve_chunk_refs,
+// delve_checkpoint_channels, delve_task_paths).
 export {
   ensurePostgresSchema,
   POSTGRES_SCHEMA_VERSIONS,

@@ -3,10 +3,22 @@
 import type { PostgresPool } from "../langchain-seam/saver-databases.js";
 
 /** A part of Delve that keeps tables in a PostgreSQL schema. */
-export type PostgresPart = "claims";
+export type PostgresPart = "chunks" | "claims";
 
 // Each part's migrations, oldest first; `s` is the quoted schema name.
 const MIGRATIONS: Record<PostgresPart, readonly ((s: string) => string)[]> = {
+  // compactCheckpointer's strings and task paths, in a PostgresSaver's schema
+  // (postgres-chunks.ts). Version 1 is what Delve created before versions were kept.
+  chunks: [
+    (s) => `
+CREATE TABLE IF NOT EXISTS ${s}.delve_chunks (hash text PRIMARY KEY, data text NOT NULL);
+CREATE TABLE IF NOT EXISTS ${s}.delve_chunk_refs (thread_id text NOT NULL, hash text NOT NULL,
+  PRIMARY KEY (thread_id, hash));
+CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON ${s}.delve_chunk_refs (hash);
+CREATE TABLE IF NOT EXISTS ${s}.delve_task_paths (thread_id text NOT NULL,
+  checkpoint_ns text NOT NULL, checkpoint_id text NOT NULL, task_id text NOT NULL,
+  task_path text NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id));`,
+  ],
   claims: [
     (s) =>
       `CREATE TABLE IF NOT EXISTS ${s}.delve_claims (key text PRIMARY KEY, value text NOT NULL)`,
@@ -15,6 +27,7 @@ const MIGRATIONS: Record<PostgresPart, readonly ((s: string) => string)[]> = {
 
 /** The schema version of each part this build of Delve writes. */
 export const POSTGRES_SCHEMA_VERSIONS: Readonly<Record<PostgresPart, number>> = {
+  chunks: MIGRATIONS.chunks.length,
   claims: MIGRATIONS.claims.length,
 };
 

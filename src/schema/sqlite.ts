@@ -4,10 +4,28 @@
 import type { SqliteHandle } from "../langchain-seam/saver-databases.js";
 
 /** A part of Delve that keeps tables in a SQLite file. */
-export type SqlitePart = "claims" | "store";
+export type SqlitePart = "chunks" | "claims" | "store";
 
 // Each part's migrations, oldest first: migration N brings the part from version N-1 to N.
 const MIGRATIONS: Record<SqlitePart, readonly string[]> = {
+  // compactCheckpointer's strings and side rows, in a SqliteSaver's file (sqlite-chunks.ts).
+  // Version 1 is what Delve created before versions were kept: a file that has the tables
+  // without a version row is at 1 already (each statement is IF NOT EXISTS).
+  chunks: [
+    `
+CREATE TABLE IF NOT EXISTS delve_chunks (hash TEXT PRIMARY KEY, data TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS delve_chunk_refs (
+  thread_id TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (thread_id, hash)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS delve_chunk_refs_by_hash ON delve_chunk_refs (hash);
+CREATE TABLE IF NOT EXISTS delve_checkpoint_channels (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+  channels TEXT NOT NULL, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS delve_task_paths (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+  task_id TEXT NOT NULL, task_path TEXT NOT NULL,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)) WITHOUT ROWID;
+`,
+  ],
   // Approval and idempotency claims, in the file of a saver or store (see claim-table.ts).
   claims: ["CREATE TABLE IF NOT EXISTS delve_claims (key TEXT PRIMARY KEY, value TEXT NOT NULL)"],
   // SqliteStore's items, in its own file.
@@ -25,6 +43,7 @@ const MIGRATIONS: Record<SqlitePart, readonly string[]> = {
 
 /** The schema version of each part this build of Delve writes. */
 export const SQLITE_SCHEMA_VERSIONS: Readonly<Record<SqlitePart, number>> = {
+  chunks: MIGRATIONS.chunks.length,
   claims: MIGRATIONS.claims.length,
   store: MIGRATIONS.store.length,
 };

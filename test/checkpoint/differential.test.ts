@@ -324,7 +324,7 @@ describe("the same behaviour on every saver, with and without compactCheckpointe
   });
 });
 
-/** Whether the wrapper's chunk store still holds a string (looked up by its hash). */
+/** Whether the wrapper's chunk table still holds a string (looked up by its hash). */
 async function stringsLeft(saver: any, text: string): Promise<boolean> {
   const hash = createHash("sha256").update(JSON.stringify(text)).digest("hex").slice(0, 32);
   return (await saver.chunks.get([hash])).size > 0;

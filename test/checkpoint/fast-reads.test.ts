@@ -24,9 +24,9 @@ import { FastLoadsSerde, withFastReads } from "delve/checkpoint";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresSeedReader } from "../../src/checkpoint/delta-history.js";
 import { fastJsonLoad, isBail, withFastLoads } from "../../src/checkpoint/fast-loads.js";
-import { sqliteAncestors } from "../../src/checkpoint/history-queries.js";
 import { parseByteaArray, withFastByteaArrays } from "../../src/checkpoint/pg-fast-arrays.js";
 import { createDeepAgent } from "../../src/index.js";
+import { sqliteAncestors } from "../../src/langchain-seam/saver-tables.js";
 import { ScriptedChatModel } from "../../src/models/scripted-model.js";
 import { testPostgres, uniqueSchema } from "../helpers/postgres.js";
 
@@ -388,6 +388,7 @@ describe("PostgreSQL bytea[] decoding", () => {
   it("a seed query that fails falls back to reading the seed checkpoints", async () => {
     const failing = {
       query: async () => Promise.reject(new Error("invalid byte sequence for encoding UTF8")),
+      connect: async () => Promise.reject(new Error("no connection in this test")),
     };
     const asked: unknown[] = [];
     const saver = {

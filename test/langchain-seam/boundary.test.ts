@@ -34,16 +34,6 @@ const INTERNALS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   },
 ];
 
-// Moved by the checkpoint work (another branch moves these uses into the seam); remove each
-// entry when that branch is merged. Only src/checkpoint/ files may ever be listed here.
-const ALLOWED_FOR_NOW: readonly string[] = [
-  "src/checkpoint/compact-checkpointer.ts",
-  "src/checkpoint/delta-history.ts",
-  "src/checkpoint/history-queries.ts",
-  "src/checkpoint/messages-delta.ts",
-  "src/checkpoint/slim-tool-sends.ts",
-];
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -70,27 +60,15 @@ const files = sourceFiles("src");
 describe("the langchain seam is the only place that touches LangChain internals", () => {
   it("no file outside src/langchain-seam/ reads a private structure of langchain or LangGraph", () => {
     const offenders = files
-      .filter((f) => !f.startsWith(SEAM) && !ALLOWED_FOR_NOW.includes(f))
+      .filter((f) => !f.startsWith(SEAM))
       .flatMap((f) => internalsUsedBy(f).map((what) => `${f}: ${what}`));
     expect(offenders, "move these uses into src/langchain-seam/<surface>.ts").toEqual([]);
   });
 
   it("the walk sees the seam's own uses, so the patterns still match real code", () => {
     const seen = new Set(files.filter((f) => f.startsWith(SEAM)).flatMap(internalsUsedBy));
-    const kindsTheSeamUses = INTERNALS.map((i) => i.name).filter(
-      (name) => !name.includes("dist/") && !name.includes("builder") && !name.includes("raw SQL"),
-    );
+    const kindsTheSeamUses = INTERNALS.map((i) => i.name).filter((name) => !name.includes("dist/"));
     expect([...seen].sort()).toEqual(expect.arrayContaining(kindsTheSeamUses));
-  });
-
-  it("the allow-list holds only src/checkpoint/ files that still use an internal", () => {
-    for (const path of ALLOWED_FOR_NOW) {
-      expect(path.startsWith("src/checkpoint/"), `${path} is outside src/checkpoint/`).toBe(true);
-      expect(
-        files.includes(path) && internalsUsedBy(path).length > 0,
-        `${path} no longer uses an internal here: remove it from ALLOWED_FOR_NOW`,
-      ).toBe(true);
-    }
   });
 
   it("every seam file says what it relies on and the versions it was checked against", () => {

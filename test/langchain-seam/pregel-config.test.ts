@@ -1,7 +1,8 @@
-import { MemorySaver, StateGraph, StateSchema } from "@langchain/langgraph";
+import { MemorySaver, Send, StateGraph, StateSchema } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  isSendTaskPath,
   runCheckpointer,
   runConfigurable,
   runTaskId,
@@ -47,6 +48,32 @@ describe("LangGraph's private config keys inside a task, as Delve reads them", (
       "configurable.__pregel_checkpointer is the saver the graph was compiled with",
     ).toBe(saver);
     expect(seen.task, "configurable.__pregel_task_id is the running task's id").toMatch(/\S/);
+  });
+
+  it("a Send's task is saved with a task path that starts ~__pregel_push", async () => {
+    const paths: (string | undefined)[] = [];
+    const saver = new MemorySaver();
+    const putWrites = saver.putWrites.bind(saver);
+    saver.putWrites = (config, writes, taskId, taskPath) => {
+      paths.push(taskPath);
+      return putWrites(config, writes, taskId, taskPath);
+    };
+    const graph = new StateGraph(State)
+      .addNode("fan", () => ({}))
+      .addNode("leaf", () => ({ seen: 1 }))
+      .addEdge("__start__", "fan")
+      .addConditionalEdges("fan", () => [new Send("leaf", { count: 1 })])
+      .compile({ checkpointer: saver });
+    await graph.invoke({ count: 1 }, { configurable: { thread_id: "sends" } });
+    const sent = paths.filter((p): p is string => typeof p === "string" && isSendTaskPath(p));
+    expect(
+      sent.length,
+      'LangGraph passes putWrites a Send task\'s path as taskPathStr(["__pregel_push", ...]), starting ~__pregel_push',
+    ).toBe(1);
+    expect(
+      paths.filter((p) => p && !isSendTaskPath(p)).length,
+      "node tasks' paths do not",
+    ).toBeGreaterThan(0);
   });
 
   it("outside a run there is no configurable, and nothing throws", () => {

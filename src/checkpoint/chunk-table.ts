@@ -22,7 +22,7 @@ export interface StoredAncestor {
  * Where `compactCheckpointer` keeps the long strings cut out of checkpoints: each chunk once,
  * with the threads that use it, so deleting a thread frees the chunks no other thread uses.
  */
-export interface ChunkStore {
+export interface ChunkTable {
   /**
    * Saves chunks for a thread, durably, before it resolves: it is awaited before the row that
    * points at them is written. No cache may skip a save (another process may have deleted
@@ -59,8 +59,8 @@ export interface ChunkStore {
   ): Promise<StoredAncestor[] | undefined>;
 }
 
-/** A chunk store in memory, for `MemorySaver`: the chunks live as long as the saver. */
-export class MemoryChunkStore implements ChunkStore {
+/** A chunk table in memory, for `MemorySaver`: the chunks live as long as the saver. */
+export class MemoryChunkTable implements ChunkTable {
   readonly #chunks = new Map<string, { text: string; threads: Set<string> }>();
   readonly #byThread = new Map<string, Set<string>>();
 

@@ -1,8 +1,18 @@
+// Relies on: LangGraph's savers' own tables, read with raw SQL. SqliteSaver keeps
+// checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type,
+// checkpoint, metadata) and writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx,
+// channel, type, value), a checkpoint as JSON text with `channel_values` inline and its
+// metadata's `counters_since_delta_snapshot`; PostgresSaver keeps checkpoints (a jsonb
+// `checkpoint` with `channel_versions`), checkpoint_blobs (thread_id, checkpoint_ns, channel,
+// version, type, blob; type 'empty' for no value) and checkpoint_writes (thread_id,
+// checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob) in its schema. Not public.
+// Checked against: @langchain/langgraph-checkpoint-sqlite 1.0.4,
+// @langchain/langgraph-checkpoint-postgres 1.0.5, @langchain/langgraph 1.7.3.
 // The one-query ancestor reads behind the fast delta history: the chain of parents of a
 // checkpoint (a recursive CTE over the saver's own checkpoints table), which of the asked
 // channels each one holds a value for, and its writes to them up to the nearest one that
 // holds the channel (older writes are not replayed, so they are not read).
-import type { StoredAncestor } from "./chunk-store.js";
+import type { StoredAncestor } from "../checkpoint/chunk-table.js";
 
 /** The parts of a better-sqlite3 database the SQLite query uses. */
 export interface SqliteQueryDb {
