@@ -28,8 +28,10 @@ function sameToken(given: string | undefined, token: string): boolean {
 /** Refuses requests not for the served host, from another origin, or without the token. */
 export function guard(options: { hosts: () => Set<string>; token?: string }): MiddlewareHandler {
   return async (c, next) => {
-    const hosts = options.hosts();
     const host = c.req.header("host") ?? "";
+    // With a token, the LAN name users reach is unknown ahead (0.0.0.0): the token stops a
+    // rebound page instead, and the Origin must still be the page's own.
+    const hosts = options.token ? new Set([host]) : options.hosts();
     if (!hosts.has(host)) return c.json({ error: `unknown host "${host}"` }, 421);
     const origin = c.req.header("origin");
     if (origin !== undefined && ![...hosts].some((h) => origin === `http://${h}`)) {

@@ -143,11 +143,12 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       return steps.findIndex((s) => s.checkpoint_id === id);
     };
     const to = at(c.req.query("to"), steps.length - 1);
-    const from = at(c.req.query("from"), -1);
+    // Without `from`: the whole run, from the thread's first checkpoint.
+    const from = at(c.req.query("from"), 0);
     if (to < 0 || (c.req.query("from") && from < 0)) {
       return c.json({ error: "no such checkpoint in this thread" }, 404);
     }
-    return c.json({ files: diffFiles(from < 0 ? {} : maps[from]!, maps[to] ?? {}) });
+    return c.json({ files: diffFiles(maps[from] ?? {}, maps[to] ?? {}) });
   });
 
   app.get("/api/pending", async (c) => {

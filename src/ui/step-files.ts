@@ -62,20 +62,27 @@ function baseOf(workspace: string, file: string, changes: Change[]): string | nu
   return text;
 }
 
-/** The files the run touched, as they were after each step (one map per step). */
+/**
+ * The files the run touched, as they were after each step (one map per step); a file the run
+ * edited that existed before it is there from the first step.
+ */
 export function filesByStep(steps: StepView[], workspace: string): FileMap[] {
   const changes = changesOf(steps);
   const files: FileMap = {};
   const bases = new Map<string, string | null>();
   for (const c of changes) {
-    if (!bases.has(c.path)) bases.set(c.path, baseOf(workspace, c.path, changes));
+    if (bases.has(c.path)) continue;
+    const base = baseOf(workspace, c.path, changes);
+    bases.set(c.path, base);
+    // A file that was there before the run is in every step's map, from the first.
+    if (base !== null) files[c.path] = base;
   }
   return steps.map((_, index) => {
     for (const c of changes) {
       if (c.step !== index) continue;
       if (c.op === "write") files[c.path] = String(c.args.content ?? "");
       else {
-        const current = c.path in files ? files[c.path]! : (bases.get(c.path) ?? null);
+        const current = files[c.path] ?? null;
         files[c.path] = current === null ? null : applyEdit(current, c.args, false);
       }
     }
