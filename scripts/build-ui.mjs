@@ -13,4 +13,5 @@ await build({
   target: "es2022",
   minify: true,
 });
-for (const file of ["index.html", "style.css"]) fs.copyFileSync(`src/ui/page/${file}`, `${out}/${file}`);
+for (const file of ["index.html", "style.css"])
+  fs.copyFileSync(`src/ui/page/${file}`, `${out}/${file}`);

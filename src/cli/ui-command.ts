@@ -11,7 +11,10 @@ export async function uiCommand(args: ParsedArgs): Promise<number> {
     port: port ? Number(port) : 4780,
   });
   console.log(server.url);
-  if (server.token) console.error("delve ui: this address is not loopback; the URL carries the token every request needs.");
+  if (server.token)
+    console.error(
+      "delve ui: this address is not loopback; the URL carries the token every request needs.",
+    );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -15,7 +15,9 @@ export function isLoopback(host: string): boolean {
 /** The Host header values a server bound to `host`:`port` answers to. */
 export function servedHosts(host: string, port: number): Set<string> {
   const names = isLoopback(host) ? ["127.0.0.1", "localhost", "[::1]", host] : [host];
-  return new Set(names.map((n) => `${n.includes(":") && !n.startsWith("[") ? `[${n}]` : n}:${port}`));
+  return new Set(
+    names.map((n) => `${n.includes(":") && !n.startsWith("[") ? `[${n}]` : n}:${port}`),
+  );
 }
 
 function sameToken(given: string | undefined, token: string): boolean {

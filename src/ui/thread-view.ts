@@ -77,7 +77,11 @@ export function messageView(m: any): MessageView {
   const role = m?.getType?.() ?? m?.type ?? "unknown";
   const view: MessageView = { id: String(m?.id ?? ""), role, text: contentText(m?.content) };
   if (m?.tool_calls?.length) {
-    view.tool_calls = m.tool_calls.map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
+    view.tool_calls = m.tool_calls.map((c: any) => ({
+      id: c.id ?? "",
+      name: c.name,
+      args: c.args,
+    }));
   }
   if (role === "tool") {
     view.tool_call_id = String(m.tool_call_id ?? "");

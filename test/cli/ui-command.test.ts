@@ -36,7 +36,7 @@ describe("delve ui", () => {
       });
     });
     expect(url).toBe(`http://127.0.0.1:${port}/`);
-    const body = await (await fetch(`${url}api/threads`)).json();
+    const body = (await (await fetch(`${url}api/threads`)).json()) as any;
     expect(body.threads.map((t: any) => [t.title, t.status])).toEqual([["say hi", "completed"]]);
     ui.child.kill("SIGTERM");
     expect((await ui.done).code).toBe(0);

@@ -21,10 +21,22 @@ beforeAll(async () => {
   h = await startHarness();
   const ws = h.workspace();
   h.openai.script([
-    { toolCalls: [{ name: "write_file", args: { file_path: "/evil.html", content: `${HOSTILE}\n` } }] },
+    {
+      toolCalls: [
+        { name: "write_file", args: { file_path: "/evil.html", content: `${HOSTILE}\n` } },
+      ],
+    },
     { text: `answer ${HOSTILE}` },
   ]);
-  const run = await h.delve(ws, ["run", `task ${HOSTILE}`, ...OPENAI, "--approval", "yolo", "--output", "json"]);
+  const run = await h.delve(ws, [
+    "run",
+    `task ${HOSTILE}`,
+    ...OPENAI,
+    "--approval",
+    "yolo",
+    "--output",
+    "json",
+  ]);
   thread = JSON.parse(run.stdout).thread_id;
   ui = await serveUi(h, ws);
   browser = await launchChromium();
@@ -49,7 +61,7 @@ describe("delve ui escapes every string of a run", () => {
     await page.locator("#files .diff").waitFor();
     expect(await page.locator("#files .diff").textContent()).toContain(`+${HOSTILE}`);
     await page.waitForTimeout(300);
-    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
     // Only the page's own script and no image element came from the run's data.
     expect(await page.locator("main img, main script").count()).toBe(0);
     await page.close();
@@ -64,11 +76,11 @@ describe("delve ui escapes every string of a run", () => {
     const page = await browser.newPage();
     await page.goto(ui.url);
     await page.evaluate(() => {
-      const s = document.createElement("script");
+      const s = (globalThis as any).document.createElement("script");
       s.textContent = "window.__inline = 1";
-      document.body.append(s);
+      (globalThis as any).document.body.append(s);
     });
-    expect(await page.evaluate(() => (window as any).__inline)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as any).__inline)).toBeUndefined();
     await page.close();
   });
 });

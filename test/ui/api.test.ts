@@ -1,5 +1,5 @@
-import http from "node:http";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UiServer } from "../../src/ui/server.js";
@@ -17,7 +17,7 @@ let paused: string;
 let ui: UiServer;
 const get = async (route: string) => {
   const response = await fetch(new URL(route, ui.url));
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as any };
 };
 
 beforeAll(async () => {
@@ -44,7 +44,9 @@ describe("delve ui API", () => {
     expect(first.turns).toBe(3);
     expect(first.tokens.input).toBeGreaterThan(0);
     expect(first.cost_usd).toBeGreaterThan(0);
-    expect((await get("/api/threads?status=completed")).body.threads.map((t: any) => t.id)).toEqual([done]);
+    expect((await get("/api/threads?status=completed")).body.threads.map((t: any) => t.id)).toEqual(
+      [done],
+    );
     expect((await get("/api/threads?status=bogus")).status).toBe(400);
     expect((await get("/api/threads?page=2")).body.threads).toEqual([]);
   });
@@ -72,17 +74,22 @@ describe("delve ui API", () => {
     const steps = body.steps;
     const wrote = steps.findIndex((s: any) => s.messages.some((m: any) => m.name === "write_file"));
     const edited = steps.findIndex((s: any) => s.messages.some((m: any) => m.name === "edit_file"));
-    const at = (i: number) => get(`/api/threads/${done}/state?checkpoint=${steps[i].checkpoint_id}`);
+    const at = (i: number) =>
+      get(`/api/threads/${done}/state?checkpoint=${steps[i].checkpoint_id}`);
     const before = (await at(wrote - 1)).body;
     // notes.txt was there before the run: it shows as it was.
     expect(before.files).toEqual({ "notes.txt": "alpha\n" });
     const afterWrite = (await at(wrote)).body;
     expect(afterWrite.files).toEqual({ "hello.txt": "one\n", "notes.txt": "alpha\n" });
-    expect(afterWrite.messages.length).toBeLessThan(body.steps.flatMap((s: any) => s.messages).length);
+    expect(afterWrite.messages.length).toBeLessThan(
+      body.steps.flatMap((s: any) => s.messages).length,
+    );
     const afterEdit = (await at(edited)).body;
     expect(afterEdit.files).toEqual({ "hello.txt": "one\n", "notes.txt": "beta\n" });
     const diff = (
-      await get(`/api/threads/${done}/diff?from=${steps[wrote].checkpoint_id}&to=${steps[edited].checkpoint_id}`)
+      await get(
+        `/api/threads/${done}/diff?from=${steps[wrote].checkpoint_id}&to=${steps[edited].checkpoint_id}`,
+      )
     ).body;
     expect(diff.files).toHaveLength(1);
     expect(diff.files[0]).toMatchObject({ path: "notes.txt", op: "edit" });
@@ -98,7 +105,11 @@ describe("delve ui API", () => {
   it("two concurrent decide POSTs: one 200 that runs the call once, one 409 already decided", async () => {
     const pending = (await get("/api/pending")).body.pending;
     expect(pending).toEqual([
-      expect.objectContaining({ thread_id: paused, tool: "execute", args: { command: "echo ran >> log.txt" } }),
+      expect.objectContaining({
+        thread_id: paused,
+        tool: "execute",
+        args: { command: "echo ran >> log.txt" },
+      }),
     ]);
     h.openai.script([{ text: "logged" }]);
     const post = () =>
@@ -111,8 +122,11 @@ describe("delve ui API", () => {
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const winner = a.status === 200 ? a : b;
     const loser = a.status === 200 ? b : a;
-    expect((await winner.json()).result).toMatchObject({ status: "completed", answer: "logged" });
-    expect((await loser.json()).error).toBe("already decided");
+    expect(((await winner.json()) as any).result).toMatchObject({
+      status: "completed",
+      answer: "logged",
+    });
+    expect(((await loser.json()) as any).error).toBe("already decided");
     expect(fs.readFileSync(path.join(ws, "log.txt"), "utf8")).toBe("ran\n");
     expect((await get(`/api/threads/${paused}`)).body.status).toBe("completed");
     expect((await get("/api/pending")).body.pending).toEqual([]);

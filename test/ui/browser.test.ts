@@ -48,7 +48,9 @@ describe("delve ui in Chromium", () => {
     expectNonBlankPng(path.join(shots, "threads.png"));
 
     await page.selectOption("#status-filter", "paused");
-    await page.waitForFunction(() => document.querySelectorAll(".thread-row").length === 1);
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelectorAll(".thread-row").length === 1,
+    );
     await page.goto(`${ui.url}#/thread/${done}`);
     await page.locator("#timeline .step").first().waitFor();
     const timeline = await page.locator("#timeline").textContent();

@@ -20,7 +20,15 @@ export async function completedThread(h: Harness, ws: string, content = "one\n")
     },
     { text: "all done" },
   ]);
-  const run = await h.delve(ws, ["run", "make hello\nsecond line", ...OPENAI, "--approval", "yolo", "--output", "json"]);
+  const run = await h.delve(ws, [
+    "run",
+    "make hello\nsecond line",
+    ...OPENAI,
+    "--approval",
+    "yolo",
+    "--output",
+    "json",
+  ]);
   if (run.code !== 0) throw new Error(`run failed: ${run.stderr}`);
   return JSON.parse(run.stdout).thread_id;
 }
@@ -28,7 +36,15 @@ export async function completedThread(h: Harness, ws: string, content = "one\n")
 /** A thread paused on `echo ran >> log.txt`; returns its id. */
 export async function pausedThread(h: Harness, ws: string): Promise<string> {
   h.openai.script([{ toolCalls: [{ name: "execute", args: { command: "echo ran >> log.txt" } }] }]);
-  const run = await h.delve(ws, ["run", "log it", ...OPENAI, "--sandbox", "none", "--output", "json"]);
+  const run = await h.delve(ws, [
+    "run",
+    "log it",
+    ...OPENAI,
+    "--sandbox",
+    "none",
+    "--output",
+    "json",
+  ]);
   if (run.code !== 3) throw new Error(`expected a pause: ${run.stderr}`);
   return JSON.parse(run.stdout).thread_id;
 }

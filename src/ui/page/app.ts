@@ -68,7 +68,9 @@ async function threadsView(filter: string) {
   const head = el(
     "tr",
     {},
-    ...["thread", "task", "status", "turns", "tokens", "cost", "updated"].map((h) => el("th", {}, h)),
+    ...["thread", "task", "status", "turns", "tokens", "cost", "updated"].map((h) =>
+      el("th", {}, h),
+    ),
   );
   render(
     el(
@@ -85,7 +87,11 @@ function messageNode(m: Json): HTMLElement {
   const box = el("div", { class: `msg msg-${m.role}` }, el("span", { class: "role" }, m.role));
   if (m.role === "tool") {
     box.append(
-      el("div", { class: `result${m.status === "error" ? " error" : ""}` }, `${m.name} → ${m.status}\n${m.text}`),
+      el(
+        "div",
+        { class: `result${m.status === "error" ? " error" : ""}` },
+        `${m.name} → ${m.status}\n${m.text}`,
+      ),
     );
     return box;
   }
@@ -99,16 +105,28 @@ function messageNode(m: Json): HTMLElement {
 function diffNode(diff: string): HTMLElement {
   const pre = el("pre", { class: "diff" });
   for (const line of diff.split("\n")) {
-    const kind = line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
+    const kind =
+      line.startsWith("+") && !line.startsWith("+++")
+        ? "add"
+        : line.startsWith("-") && !line.startsWith("---")
+          ? "del"
+          : "";
     pre.append(el("span", kind ? { class: kind } : {}, `${line}\n`));
   }
   return pre;
 }
 
 function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLElement {
-  const box = el("section", { class: "pending", id: "pending-calls" }, el("h3", {}, "Waiting for approval"));
+  const box = el(
+    "section",
+    { class: "pending", id: "pending-calls" },
+    el("h3", {}, "Waiting for approval"),
+  );
   for (const call of calls) {
-    const reason = el("input", { placeholder: "reason (for reject)", class: "reason" }) as HTMLInputElement;
+    const reason = el("input", {
+      placeholder: "reason (for reject)",
+      class: "reason",
+    }) as HTMLInputElement;
     const approve = el("button", { class: "approve" }, "Approve");
     const reject = el("button", { class: "reject" }, "Reject");
     const note = el("span", { class: "note decide-note" });
@@ -145,17 +163,31 @@ async function threadView(id: string, checkpoint: string | undefined) {
   if (key === drawn && main.firstChild) return t.status === "running" || t.status === "paused";
   drawn = key;
   const steps: Json[] = t.steps;
-  const index = checkpoint ? steps.findIndex((s) => s.checkpoint_id === checkpoint) : steps.length - 1;
+  const index = checkpoint
+    ? steps.findIndex((s) => s.checkpoint_id === checkpoint)
+    : steps.length - 1;
   const selected = steps[index];
   const previous = index > 0 ? steps[index - 1] : undefined;
-  const timeline = el("section", { id: "timeline" }, el("h3", {}, `Timeline (${steps.length} steps)`));
+  const timeline = el(
+    "section",
+    { id: "timeline" },
+    el("h3", {}, `Timeline (${steps.length} steps)`),
+  );
   steps.forEach((s, i) => {
     if (!s.messages.length && !s.usage.length) return;
-    const cost = s.usage.length ? s.usage.map((u: Json) => `${u.model} ${u.input}/${u.output} ${money(u.cost_usd)}`).join(", ") : "";
+    const cost = s.usage.length
+      ? s.usage
+          .map((u: Json) => `${u.model} ${u.input}/${u.output} ${money(u.cost_usd)}`)
+          .join(", ")
+      : "";
     const node = el(
       "div",
       { class: `step${i === index ? " selected" : ""}`, "data-checkpoint": s.checkpoint_id },
-      el("div", { class: "note" }, `step ${s.step} · ${s.source}${s.duration_ms !== null ? ` · ${s.duration_ms} ms` : ""}${cost ? ` · ${cost}` : ""}`),
+      el(
+        "div",
+        { class: "note" },
+        `step ${s.step} · ${s.source}${s.duration_ms !== null ? ` · ${s.duration_ms} ms` : ""}${cost ? ` · ${cost}` : ""}`,
+      ),
       ...s.messages.map(messageNode),
     );
     node.addEventListener("click", () => {
@@ -176,7 +208,10 @@ async function threadView(id: string, checkpoint: string | undefined) {
     if (!names.length) files.append(el("p", { class: "note" }, "No file changed yet."));
     for (const name of names) {
       const content = state.files[name];
-      files.append(el("h4", {}, name), el("pre", { class: "file" }, content ?? "(content before the run unknown)"));
+      files.append(
+        el("h4", {}, name),
+        el("pre", { class: "file" }, content ?? "(content before the run unknown)"),
+      );
     }
     files.append(el("h3", {}, "Diff to the previous step"));
     if (!diff.files.length) files.append(el("p", { class: "note" }, "No change in this step."));
@@ -186,7 +221,13 @@ async function threadView(id: string, checkpoint: string | undefined) {
     "section",
     { id: "thread" },
     el("h2", { class: "title" }, t.title || t.id),
-    el("div", { class: "figures" }, status(t.status), ` · ${t.model} · ${t.turns} turns · ${tokens(t.tokens)} · `, el("span", { class: "cost" }, money(t.cost_usd))),
+    el(
+      "div",
+      { class: "figures" },
+      status(t.status),
+      ` · ${t.model} · ${t.turns} turns · ${tokens(t.tokens)} · `,
+      el("span", { class: "cost" }, money(t.cost_usd)),
+    ),
   );
   if (t.error) header.append(el("p", { class: "result error" }, t.error));
   if (t.pending.length) header.append(pendingNode(id, t.pending, () => void route()));
@@ -217,7 +258,11 @@ async function route() {
   let poll = false;
   try {
     const thread = /^\/thread\/([^/]+)(?:\/([^/]+))?$/.exec(hash);
-    if (thread) poll = await threadView(decodeURIComponent(thread[1]!), thread[2] && decodeURIComponent(thread[2]));
+    if (thread)
+      poll = await threadView(
+        decodeURIComponent(thread[1]!),
+        thread[2] && decodeURIComponent(thread[2]),
+      );
     else if (hash === "/pending") await pendingView();
     else await threadsView(new URLSearchParams(hash.split("?")[1] ?? "").get("status") ?? "");
   } catch (error) {
