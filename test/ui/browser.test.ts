@@ -57,7 +57,7 @@ describe("delve ui in Chromium", () => {
     expect(timeline).toContain("write_file");
     expect(timeline).toContain("edit_file");
     expect(timeline).toContain("all done");
-    expect(await page.locator("#thread .cost").textContent()).toMatch(/^\$\d+\.\d{4}$/);
+    expect(await page.locator("#thread .cost").textContent()).toMatch(/^\$0\.0000\d\d$/);
     // Select the step of the edit: its diff shows the change to notes.txt.
     await page.locator(".step", { hasText: "edit_file → success" }).click();
     await page.locator("#files .diff .add").first().waitFor();

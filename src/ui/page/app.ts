@@ -31,8 +31,11 @@ let timer: number | undefined;
 let shown = "";
 let drawn = "";
 
+// Fractions of a cent keep two significant digits: a cheap run is not shown as $0.0000.
 const money = (usd: number | null | undefined) =>
-  usd === null || usd === undefined ? "cost unknown" : `$${usd.toFixed(4)}`;
+  usd === null || usd === undefined
+    ? "cost unknown"
+    : `$${usd > 0 && usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(4)}`;
 const tokens = (t: { input: number; output: number }) => `${t.input} in / ${t.output} out tokens`;
 const status = (s: string) => el("span", { class: `status status-${s}` }, s);
 
