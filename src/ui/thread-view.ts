@@ -143,8 +143,15 @@ export function stepsOf(
   });
 }
 
+/** How long a checkpoint with work left counts as a run still going (another process's). */
+export const RUNNING_GRACE_MS = 120_000;
+
 /** The figures of a thread from its steps and its last snapshot. */
-export function summaryOf(steps: StepView[], last: Snapshot | undefined): ThreadSummary {
+export function summaryOf(
+  steps: StepView[],
+  last: Snapshot | undefined,
+  now = Date.now(),
+): ThreadSummary {
   const tokens = { input: 0, output: 0 };
   let cost: number | null = 0;
   let turns = 0;
@@ -160,8 +167,13 @@ export function summaryOf(steps: StepView[], last: Snapshot | undefined): Thread
   const failed = tasks.find((t) => t.error);
   let status: ViewStatus = "completed";
   if (tasks.some((t) => t.interrupts?.length)) status = "paused";
-  // A checkpoint with work left and no interrupt: the run failed or was cut off.
-  else if (failed || (last?.next ?? []).length) status = "failed";
+  else if (failed) status = "failed";
+  // Work left, no interrupt, no error: a run going on (a CLI, another tab) while its last
+  // checkpoint is recent; past that, it was killed or cut off by a limit.
+  else if ((last?.next ?? []).length) {
+    const age = now - Date.parse(last?.createdAt ?? "");
+    status = age < RUNNING_GRACE_MS ? "running" : "failed";
+  }
   return {
     status,
     turns,

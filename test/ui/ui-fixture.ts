@@ -33,9 +33,13 @@ export async function completedThread(h: Harness, ws: string, content = "one\n")
   return JSON.parse(run.stdout).thread_id;
 }
 
-/** A thread paused on `echo ran >> log.txt`; returns its id. */
-export async function pausedThread(h: Harness, ws: string): Promise<string> {
-  h.openai.script([{ toolCalls: [{ name: "execute", args: { command: "echo ran >> log.txt" } }] }]);
+/** A thread paused on an execute of `command`; returns its id. */
+export async function pausedThread(
+  h: Harness,
+  ws: string,
+  command = "echo ran >> log.txt",
+): Promise<string> {
+  h.openai.script([{ toolCalls: [{ name: "execute", args: { command } }] }]);
   const run = await h.delve(ws, [
     "run",
     "log it",

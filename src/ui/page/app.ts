@@ -30,6 +30,8 @@ const live = document.getElementById("live")!;
 let timer: number | undefined;
 let shown = "";
 let drawn = "";
+// What the last decision was told (e.g. "already decided"), until the next navigation.
+let notice = "";
 
 // Fractions of a cent keep two significant digits: a cheap run is not shown as $0.0000.
 const money = (usd: number | null | undefined) =>
@@ -119,6 +121,7 @@ function diffNode(diff: string): HTMLElement {
   return pre;
 }
 
+// Several calls waiting get one decision for all; Edit is offered when one call waits.
 function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLElement {
   const box = el(
     "section",
@@ -126,35 +129,56 @@ function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLEl
     el("h3", {}, "Waiting for approval"),
   );
   for (const call of calls) {
-    const reason = el("input", {
-      placeholder: "reason (for reject)",
-      class: "reason",
-    }) as HTMLInputElement;
-    const approve = el("button", { class: "approve" }, "Approve");
-    const reject = el("button", { class: "reject" }, "Reject");
-    const note = el("span", { class: "note decide-note" });
-    const decide = async (decision: Json) => {
-      note.textContent = "running…";
+    box.append(el("div", { class: "call" }, `${call.tool}(${JSON.stringify(call.args, null, 1)})`));
+  }
+  const reason = el("input", {
+    placeholder: "reason (for reject)",
+    class: "reason",
+  }) as HTMLInputElement;
+  const approve = el("button", { class: "approve" }, "Approve");
+  const reject = el("button", { class: "reject" }, "Reject");
+  const note = el("span", { class: "note decide-note" });
+  const decide = async (decisions: Json[]) => {
+    note.textContent = "running…";
+    try {
+      await api(`/api/threads/${encodeURIComponent(threadId)}/decide`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ decisions }),
+      });
+    } catch (error) {
+      notice = (error as Error).message;
+    }
+    after();
+  };
+  approve.addEventListener("click", () => decide(calls.map(() => ({ type: "approve" }))));
+  reject.addEventListener("click", () =>
+    decide(
+      calls.map(() =>
+        reason.value ? { type: "reject", message: reason.value } : { type: "reject" },
+      ),
+    ),
+  );
+  box.append(el("div", {}, approve, reject, reason, note));
+  if (calls.length === 1 && calls[0].decisions.includes("edit")) {
+    const args = el("textarea", {
+      class: "edit-args",
+      rows: "4",
+      cols: "60",
+    }) as HTMLTextAreaElement;
+    args.value = JSON.stringify(calls[0].args, null, 1);
+    const edit = el("button", { class: "edit" }, "Approve edited");
+    edit.addEventListener("click", () => {
+      let parsed: unknown;
       try {
-        await api(`/api/threads/${encodeURIComponent(threadId)}/decide`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ decisions: calls.map(() => decision) }),
-        });
-        note.textContent = "decided";
-      } catch (error) {
-        note.textContent = (error as Error).message;
+        parsed = JSON.parse(args.value);
+      } catch {
+        note.textContent = "the arguments are not JSON";
+        return;
       }
-      after();
-    };
-    approve.addEventListener("click", () => decide({ type: "approve" }));
-    reject.addEventListener("click", () =>
-      decide(reason.value ? { type: "reject", message: reason.value } : { type: "reject" }),
-    );
-    box.append(
-      el("div", { class: "call" }, `${call.tool}(${JSON.stringify(call.args, null, 1)})`),
-      el("div", {}, approve, reject, reason, note),
-    );
+      void decide([{ type: "edit", args: parsed }]);
+    });
+    box.append(el("div", {}, args, edit));
   }
   return box;
 }
@@ -162,7 +186,7 @@ function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLEl
 async function threadView(id: string, checkpoint: string | undefined) {
   const t = await api(`/api/threads/${encodeURIComponent(id)}`);
   // Polling redraws only on change, so a reason being typed is kept.
-  const key = JSON.stringify([t, checkpoint]);
+  const key = JSON.stringify([t, checkpoint, notice]);
   if (key === drawn && main.firstChild) return t.status === "running" || t.status === "paused";
   drawn = key;
   const steps: Json[] = t.steps;
@@ -233,6 +257,7 @@ async function threadView(id: string, checkpoint: string | undefined) {
     ),
   );
   if (t.error) header.append(el("p", { class: "result error" }, t.error));
+  if (notice) header.append(el("p", { class: "notice" }, notice));
   if (t.pending.length) header.append(pendingNode(id, t.pending, () => void route()));
   render(el("div", { id: "thread-view" }, header, el("div", { class: "layout" }, timeline, files)));
   return t.status === "running" || t.status === "paused";
@@ -277,5 +302,8 @@ async function route() {
   if (poll) timer = window.setTimeout(() => shown === hash && void route(), 1500);
 }
 
-window.addEventListener("hashchange", () => void route());
+window.addEventListener("hashchange", () => {
+  notice = "";
+  void route();
+});
 void route();
