@@ -129,6 +129,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: "ui",
+    usage: "delve ui [--cwd DIR] [--port N] [--host H]",
+    summary:
+      "Serve a local page over the workspace's threads: timeline, files and diffs per step, cost, and Approve / Reject for paused calls. Prints the URL; a host other than loopback requires the printed token.",
+    maxPositionals: 0,
+    flags: {
+      cwd,
+      port: { type: "string", value: "N", number: "integer", help: "The port (default 4780)." },
+      host: {
+        type: "string",
+        value: "H",
+        help: "The address to bind (default 127.0.0.1); any other needs the printed token.",
+      },
+    },
+  },
+  {
     name: "doctor",
     usage: "delve doctor [--cwd DIR]",
     summary:

@@ -60,6 +60,8 @@ export interface RunSession {
   messages(): Promise<Array<{ role: string; text: string }>>;
   /** Tokens and cost of the whole thread, from its state. */
   totals(): Promise<{ usage: RunUsage; cost_usd: number | null }>;
+  /** The thread's checkpoints, newest first (LangGraph's getStateHistory): what `delve ui` reads. */
+  history(): AsyncIterable<any>;
   close(): Promise<void>;
 }
 
@@ -330,6 +332,7 @@ function session(
       yield* drive(new Command({ resume }), limits);
     },
     totals,
+    history: () => agent.getStateHistory(config),
     async messages() {
       const state = await snapshot();
       return (state.values?.messages ?? []).map((m: any) => {

@@ -5,25 +5,17 @@ import { compareReports, renderHtmlReport, runTaskSet } from "delve/evals";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setOf, sloppy } from "../evals/report-fixtures.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "../ui/chromium.js";
 
 // `delve eval --compare old.json` reads a report from a file anyone may have written: no value
 // in it may become live markup in the HTML report, and the page's CSP stops what slips by.
-const CHROMIUM = "/usr/bin/chromium";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-report-attack-"));
 let browser: BrowserContext;
 beforeAll(async () => {
   browser = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(dir, "profile-")), {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
 }, 60_000);
 afterAll(async () => {

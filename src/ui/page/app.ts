@@ -1,0 +1,309 @@
+// The `delve ui` page: plain DOM. Every string from a run goes in through textContent (never
+// innerHTML), so a `<script>` in a file or an answer is shown, never run.
+
+type Json = any;
+
+const token = new URLSearchParams(location.search).get("token");
+const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+
+async function api(path: string, init: RequestInit = {}): Promise<Json> {
+  const response = await fetch(path, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+  return body;
+}
+
+/** Builds an element: text children become text nodes. */
+function el(
+  tag: string,
+  attrs: Record<string, string> = {},
+  ...children: Array<Node | string | undefined>
+): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) if (c !== undefined) node.append(c);
+  return node;
+}
+
+const main = document.getElementById("main")!;
+const live = document.getElementById("live")!;
+let timer: number | undefined;
+let shown = "";
+let drawn = "";
+// What the last decision was told (e.g. "already decided"), until the next navigation.
+let notice = "";
+
+// Fractions of a cent keep two significant digits: a cheap run is not shown as $0.0000.
+const money = (usd: number | null | undefined) =>
+  usd === null || usd === undefined
+    ? "cost unknown"
+    : `$${usd > 0 && usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(4)}`;
+const tokens = (t: { input: number; output: number }) => `${t.input} in / ${t.output} out tokens`;
+const status = (s: string) => el("span", { class: `status status-${s}` }, s);
+
+function render(view: HTMLElement) {
+  if (view.id !== "thread-view") drawn = "";
+  main.replaceChildren(view);
+}
+
+async function threadsView(filter: string) {
+  const data = await api(`/api/threads${filter ? `?status=${encodeURIComponent(filter)}` : ""}`);
+  const select = el("select", { id: "status-filter" });
+  for (const s of ["", "completed", "paused", "failed", "running"]) {
+    const option = el("option", { value: s }, s || "all statuses") as HTMLOptionElement;
+    option.selected = s === filter;
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    location.hash = `#/?status=${(select as HTMLSelectElement).value}`;
+  });
+  const rows = data.threads.map((t: Json) =>
+    el(
+      "tr",
+      { class: "thread-row" },
+      el("td", {}, el("a", { href: `#/thread/${encodeURIComponent(t.id)}` }, t.id.slice(0, 8))),
+      el("td", { class: "title" }, t.title),
+      el("td", {}, status(t.status)),
+      el("td", {}, String(t.turns)),
+      el("td", {}, tokens(t.tokens)),
+      el("td", { class: "cost" }, money(t.cost_usd)),
+      el("td", {}, t.updated_at),
+    ),
+  );
+  const head = el(
+    "tr",
+    {},
+    ...["thread", "task", "status", "turns", "tokens", "cost", "updated"].map((h) =>
+      el("th", {}, h),
+    ),
+  );
+  render(
+    el(
+      "section",
+      { id: "threads" },
+      el("h2", {}, "Threads ", select),
+      el("table", {}, head, ...rows),
+      el("p", { class: "note" }, `${data.total} thread(s)`),
+    ),
+  );
+}
+
+function messageNode(m: Json): HTMLElement {
+  const box = el("div", { class: `msg msg-${m.role}` }, el("span", { class: "role" }, m.role));
+  if (m.role === "tool") {
+    box.append(
+      el(
+        "div",
+        { class: `result${m.status === "error" ? " error" : ""}` },
+        `${m.name} → ${m.status}\n${m.text}`,
+      ),
+    );
+    return box;
+  }
+  if (m.text) box.append(el("span", { class: "text" }, m.text));
+  for (const c of m.tool_calls ?? []) {
+    box.append(el("div", { class: "call" }, `${c.name}(${JSON.stringify(c.args, null, 1)})`));
+  }
+  return box;
+}
+
+function diffNode(diff: string): HTMLElement {
+  const pre = el("pre", { class: "diff" });
+  for (const line of diff.split("\n")) {
+    const kind =
+      line.startsWith("+") && !line.startsWith("+++")
+        ? "add"
+        : line.startsWith("-") && !line.startsWith("---")
+          ? "del"
+          : "";
+    pre.append(el("span", kind ? { class: kind } : {}, `${line}\n`));
+  }
+  return pre;
+}
+
+// Several calls waiting get one decision for all; Edit is offered when one call waits.
+function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLElement {
+  const box = el(
+    "section",
+    { class: "pending", id: "pending-calls" },
+    el("h3", {}, "Waiting for approval"),
+  );
+  for (const call of calls) {
+    box.append(el("div", { class: "call" }, `${call.tool}(${JSON.stringify(call.args, null, 1)})`));
+  }
+  const reason = el("input", {
+    placeholder: "reason (for reject)",
+    class: "reason",
+  }) as HTMLInputElement;
+  const approve = el("button", { class: "approve" }, "Approve");
+  const reject = el("button", { class: "reject" }, "Reject");
+  const note = el("span", { class: "note decide-note" });
+  const decide = async (decisions: Json[]) => {
+    note.textContent = "running…";
+    try {
+      await api(`/api/threads/${encodeURIComponent(threadId)}/decide`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ decisions }),
+      });
+    } catch (error) {
+      notice = (error as Error).message;
+    }
+    after();
+  };
+  approve.addEventListener("click", () => decide(calls.map(() => ({ type: "approve" }))));
+  reject.addEventListener("click", () =>
+    decide(
+      calls.map(() =>
+        reason.value ? { type: "reject", message: reason.value } : { type: "reject" },
+      ),
+    ),
+  );
+  box.append(el("div", {}, approve, reject, reason, note));
+  if (calls.length === 1 && calls[0].decisions.includes("edit")) {
+    const args = el("textarea", {
+      class: "edit-args",
+      rows: "4",
+      cols: "60",
+    }) as HTMLTextAreaElement;
+    args.value = JSON.stringify(calls[0].args, null, 1);
+    const edit = el("button", { class: "edit" }, "Approve edited");
+    edit.addEventListener("click", () => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(args.value);
+      } catch {
+        note.textContent = "the arguments are not JSON";
+        return;
+      }
+      void decide([{ type: "edit", args: parsed }]);
+    });
+    box.append(el("div", {}, args, edit));
+  }
+  return box;
+}
+
+async function threadView(id: string, checkpoint: string | undefined) {
+  const t = await api(`/api/threads/${encodeURIComponent(id)}`);
+  // Polling redraws only on change, so a reason being typed is kept.
+  const key = JSON.stringify([t, checkpoint, notice]);
+  if (key === drawn && main.firstChild) return t.status === "running" || t.status === "paused";
+  drawn = key;
+  const steps: Json[] = t.steps;
+  const index = checkpoint
+    ? steps.findIndex((s) => s.checkpoint_id === checkpoint)
+    : steps.length - 1;
+  const selected = steps[index];
+  const previous = index > 0 ? steps[index - 1] : undefined;
+  const timeline = el(
+    "section",
+    { id: "timeline" },
+    el("h3", {}, `Timeline (${steps.length} steps)`),
+  );
+  steps.forEach((s, i) => {
+    if (!s.messages.length && !s.usage.length) return;
+    const cost = s.usage.length
+      ? s.usage
+          .map((u: Json) => `${u.model} ${u.input}/${u.output} ${money(u.cost_usd)}`)
+          .join(", ")
+      : "";
+    const node = el(
+      "div",
+      { class: `step${i === index ? " selected" : ""}`, "data-checkpoint": s.checkpoint_id },
+      el(
+        "div",
+        { class: "note" },
+        `step ${s.step} · ${s.source}${s.duration_ms !== null ? ` · ${s.duration_ms} ms` : ""}${cost ? ` · ${cost}` : ""}`,
+      ),
+      ...s.messages.map(messageNode),
+    );
+    node.addEventListener("click", () => {
+      location.hash = `#/thread/${encodeURIComponent(id)}/${encodeURIComponent(s.checkpoint_id)}`;
+    });
+    timeline.append(node);
+  });
+  const files = el("section", { id: "files" }, el("h3", {}, "Files at this step"));
+  if (selected) {
+    const q = `checkpoint=${encodeURIComponent(selected.checkpoint_id)}`;
+    const [state, diff] = await Promise.all([
+      api(`/api/threads/${encodeURIComponent(id)}/state?${q}`),
+      api(
+        `/api/threads/${encodeURIComponent(id)}/diff?to=${encodeURIComponent(selected.checkpoint_id)}${previous ? `&from=${encodeURIComponent(previous.checkpoint_id)}` : ""}`,
+      ),
+    ]);
+    const names = Object.keys(state.files);
+    if (!names.length) files.append(el("p", { class: "note" }, "No file changed yet."));
+    for (const name of names) {
+      const content = state.files[name];
+      files.append(
+        el("h4", {}, name),
+        el("pre", { class: "file" }, content ?? "(content before the run unknown)"),
+      );
+    }
+    files.append(el("h3", {}, "Diff to the previous step"));
+    if (!diff.files.length) files.append(el("p", { class: "note" }, "No change in this step."));
+    for (const d of diff.files) files.append(el("h4", {}, `${d.op} ${d.path}`), diffNode(d.diff));
+  }
+  const header = el(
+    "section",
+    { id: "thread" },
+    el("h2", { class: "title" }, t.title || t.id),
+    el(
+      "div",
+      { class: "figures" },
+      status(t.status),
+      ` · ${t.model} · ${t.turns} turns · ${tokens(t.tokens)} · `,
+      el("span", { class: "cost" }, money(t.cost_usd)),
+    ),
+  );
+  if (t.error) header.append(el("p", { class: "result error" }, t.error));
+  if (notice) header.append(el("p", { class: "notice" }, notice));
+  if (t.pending.length) header.append(pendingNode(id, t.pending, () => void route()));
+  render(el("div", { id: "thread-view" }, header, el("div", { class: "layout" }, timeline, files)));
+  return t.status === "running" || t.status === "paused";
+}
+
+async function pendingView() {
+  const data = await api("/api/pending");
+  const list = el("section", { id: "pending" }, el("h2", {}, "Pending approvals"));
+  if (!data.pending.length) list.append(el("p", { class: "note" }, "No approval is waiting."));
+  for (const p of data.pending) {
+    list.append(
+      el(
+        "div",
+        { class: "pending" },
+        el("a", { href: `#/thread/${encodeURIComponent(p.thread_id)}` }, p.title || p.thread_id),
+        el("div", { class: "call" }, `${p.tool}(${JSON.stringify(p.args, null, 1)})`),
+      ),
+    );
+  }
+  render(list);
+}
+
+async function route() {
+  if (timer !== undefined) clearTimeout(timer);
+  const hash = location.hash.replace(/^#/, "") || "/";
+  let poll = false;
+  try {
+    const thread = /^\/thread\/([^/]+)(?:\/([^/]+))?$/.exec(hash);
+    if (thread)
+      poll = await threadView(
+        decodeURIComponent(thread[1]!),
+        thread[2] && decodeURIComponent(thread[2]),
+      );
+    else if (hash === "/pending") await pendingView();
+    else await threadsView(new URLSearchParams(hash.split("?")[1] ?? "").get("status") ?? "");
+  } catch (error) {
+    render(el("p", { class: "result error" }, (error as Error).message));
+  }
+  shown = hash;
+  live.textContent = poll ? "live" : "";
+  // A running or paused thread is polled: steps land and decisions from elsewhere show up.
+  if (poll) timer = window.setTimeout(() => shown === hash && void route(), 1500);
+}
+
+window.addEventListener("hashchange", () => {
+  notice = "";
+  void route();
+});
+void route();

@@ -1,0 +1,243 @@
+// `delve ui`: a JSON API and one page over the workspace's .delve/threads.db. Every read comes
+// from the thread's checkpoint history; every decision resumes the thread through the engine,
+// whose claim makes it exactly-once against the CLI and other tabs.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { loadConfig } from "../run/config.js";
+import { AlreadyDecidedError, openSession, type RunSession } from "../run/engine.js";
+import type { RunDecision, RunResult } from "../run/events.js";
+import { openThreadsDb, type ThreadRow } from "../run/threads-db.js";
+import { guard, isLoopback, servedHosts } from "./guard.js";
+import { pageAsset } from "./page-assets.js";
+import { diffFiles, filesByStep } from "./step-files.js";
+import {
+  firstLine,
+  messageView,
+  readHistory,
+  type Snapshot,
+  stepsOf,
+  summaryOf,
+  type ViewStatus,
+} from "./thread-view.js";
+
+/** What starts `delve ui`. */
+export interface UiOptions {
+  workspace: string;
+  /** Default 127.0.0.1. Any other than loopback requires the printed token. */
+  host?: string;
+  /** Default 4780; 0 picks a free port. */
+  port?: number;
+  /** The environment the sessions see (provider keys for resuming a thread). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A running `delve ui`. */
+export interface UiServer {
+  /** The URL to open (with the token when one is required). */
+  readonly url: string;
+  readonly port: number;
+  readonly token?: string;
+  close(): Promise<void>;
+}
+
+const PAGE_SIZE = 50;
+const STATUSES = new Set(["completed", "paused", "failed", "running"]);
+
+/** Builds the Hono app of `delve ui` (no socket); `hosts` names the Host headers it answers. */
+export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: string }) {
+  const workspace = fs.realpathSync(path.resolve(options.workspace));
+  const env = options.env ?? process.env;
+  const prices = loadConfig({ cwd: workspace, env }).config.prices;
+  const readers = new Map<string, Promise<RunSession>>();
+  const running = new Set<string>();
+
+  // One read-only session per thread, kept open: reads go through its agent's history.
+  const reader = (id: string) => {
+    let s = readers.get(id);
+    if (!s) {
+      s = openSession({ workspace, threadId: id, readOnly: true, env });
+      s.catch(() => readers.delete(id));
+      readers.set(id, s);
+    }
+    return s;
+  };
+  const threads = async (): Promise<ThreadRow[]> => {
+    const db = await openThreadsDb(workspace, false);
+    try {
+      return db.list();
+    } finally {
+      db.close();
+    }
+  };
+  async function view(row: ThreadRow) {
+    const session = await reader(row.id);
+    const snapshots = await readHistory(session.history() as AsyncIterable<Snapshot>);
+    const steps = stepsOf(snapshots, row.settings.model, prices);
+    const summary = summaryOf(steps, snapshots.at(-1));
+    const status: ViewStatus = running.has(row.id) ? "running" : summary.status;
+    const head = {
+      id: row.id,
+      title: firstLine(row.title),
+      model: row.settings.model,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      ...summary,
+      status,
+    };
+    return { head, steps, snapshots, session };
+  }
+  const find = async (id: string) => (await threads()).find((r) => r.id === id);
+
+  const app = new Hono();
+  app.use("*", guard(options));
+  app.onError((error, c) => c.json({ error: error.message }, 500));
+
+  app.get("/api/threads", async (c) => {
+    const want = c.req.query("status");
+    if (want && !STATUSES.has(want)) return c.json({ error: `unknown status "${want}"` }, 400);
+    const page = Math.max(1, Number.parseInt(c.req.query("page") ?? "1", 10) || 1);
+    const heads = [];
+    for (const row of await threads()) heads.push((await view(row)).head);
+    const matching = want ? heads.filter((h) => h.status === want) : heads;
+    const start = (page - 1) * PAGE_SIZE;
+    return c.json({
+      threads: matching.slice(start, start + PAGE_SIZE),
+      page,
+      page_size: PAGE_SIZE,
+      total: matching.length,
+    });
+  });
+
+  app.get("/api/threads/:id", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    const { head, steps, session } = await view(row);
+    return c.json({ ...head, steps, pending: await session.pending() });
+  });
+
+  app.get("/api/threads/:id/state", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    const { steps, snapshots } = await view(row);
+    const id = c.req.query("checkpoint");
+    const index = id ? steps.findIndex((s) => s.checkpoint_id === id) : steps.length - 1;
+    if (index < 0) return c.json({ error: "no such checkpoint in this thread" }, 404);
+    const files = filesByStep(steps, workspace)[index] ?? {};
+    return c.json({
+      checkpoint_id: steps[index]!.checkpoint_id,
+      messages: (snapshots[index]!.values?.messages ?? []).map(messageView),
+      files,
+    });
+  });
+
+  app.get("/api/threads/:id/diff", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    const { steps } = await view(row);
+    const maps = filesByStep(steps, workspace);
+    const at = (id: string | undefined, fallback: number) => {
+      if (!id) return fallback;
+      return steps.findIndex((s) => s.checkpoint_id === id);
+    };
+    const to = at(c.req.query("to"), steps.length - 1);
+    // Without `from`: the whole run, from the thread's first checkpoint.
+    const from = at(c.req.query("from"), 0);
+    if (to < 0 || (c.req.query("from") && from < 0)) {
+      return c.json({ error: "no such checkpoint in this thread" }, 404);
+    }
+    return c.json({ files: diffFiles(maps[from] ?? {}, maps[to] ?? {}) });
+  });
+
+  app.get("/api/pending", async (c) => {
+    const all = [];
+    for (const row of await threads()) {
+      for (const call of await (await reader(row.id)).pending()) {
+        all.push({ thread_id: row.id, title: firstLine(row.title), ...call });
+      }
+    }
+    return c.json({ pending: all });
+  });
+
+  app.post("/api/threads/:id/decide", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    const body = await c.req.json().catch(() => undefined);
+    const decisions = parseDecisions(body);
+    if (!decisions) return c.json({ error: "body: {decisions: [{type, ...}]}" }, 400);
+    // A fresh session per decision: its claim is this request's, never a shared one.
+    const session = await openSession({ workspace, threadId: row.id, env });
+    try {
+      const pending = await session.pending();
+      if (!pending.length || !(await session.claim())) {
+        return c.json({ error: "already decided" }, 409);
+      }
+      if (decisions.length !== pending.length) {
+        return c.json({ error: `give ${pending.length} decision(s), one per pending call` }, 400);
+      }
+      running.add(row.id);
+      let result: RunResult | undefined;
+      for await (const event of session.decide(decisions)) {
+        if (event.type === "result") result = event;
+      }
+      return c.json({ result });
+    } catch (error) {
+      if (error instanceof AlreadyDecidedError) return c.json({ error: "already decided" }, 409);
+      throw error;
+    } finally {
+      running.delete(row.id);
+      await session.close();
+    }
+  });
+
+  app.get("/", (c) => pageAsset(c, "index.html"));
+  app.get("/app.js", (c) => pageAsset(c, "app.js"));
+  app.get("/style.css", (c) => pageAsset(c, "style.css"));
+
+  const close = async () => {
+    for (const s of readers.values()) await (await s.catch(() => undefined))?.close();
+    readers.clear();
+  };
+  return { app, close };
+}
+
+function parseDecisions(body: any): RunDecision[] | undefined {
+  if (!Array.isArray(body?.decisions) || !body.decisions.length) return undefined;
+  const out: RunDecision[] = [];
+  for (const d of body.decisions) {
+    if (d?.type === "approve") out.push({ type: "approve" });
+    else if (d?.type === "reject") {
+      out.push(typeof d.message === "string" ? { type: "reject", message: d.message } : d);
+    } else if (d?.type === "edit" && d.args && typeof d.args === "object") {
+      out.push({ type: "edit", args: d.args });
+    } else return undefined;
+  }
+  return out;
+}
+
+/** Starts `delve ui` on its host and port; resolves once it listens. */
+export async function startUi(options: UiOptions): Promise<UiServer> {
+  const host = options.host ?? "127.0.0.1";
+  const token = isLoopback(host) ? undefined : randomBytes(24).toString("base64url");
+  let port = options.port ?? 4780;
+  const { app, close } = uiApp({ ...options, hosts: () => servedHosts(host, port), token });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
+      port = info.port;
+      resolve(s);
+    });
+    s.once("error", reject);
+  });
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/${token ? `?token=${token}` : ""}`,
+    port,
+    ...(token ? { token } : {}),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import fs from "node:fs";
+import { type Browser, chromium } from "playwright-core";
+import { expect } from "vitest";
+import { decodePng, luminanceSpread } from "../evals/png.js";
+
+/** Debian's chromium: the tests drive it, no browser download. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Headless, offline, no first-run work: how every browser test starts it. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-sync",
+];
+
+/** Launches Debian's chromium headless; playwright gives it a fresh temporary profile. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** A screenshot that is not blank: a PNG whose pixels are not (nearly) all one colour. */
+export function expectNonBlankPng(file: string) {
+  expect(luminanceSpread(decodePng(fs.readFileSync(file)))).toBeGreaterThan(5);
+}
