@@ -20,7 +20,12 @@ export interface AgentInfo {
   profilesApplied?: string[];
 }
 
-const INFO = new WeakMap<object, AgentInfo>();
+// One registry per process, not per module copy: an agent module that loads its own copy of
+// Delve (the CLI from dist/, the module through TypeScript from src/) is still recognised.
+const REGISTRY = Symbol.for("delve.agent-info");
+const registryHolder = globalThis as Record<symbol, WeakMap<object, AgentInfo> | undefined>;
+registryHolder[REGISTRY] ??= new WeakMap<object, AgentInfo>();
+const INFO = registryHolder[REGISTRY];
 
 export function rememberAgent(agent: object, info: AgentInfo): void {
   INFO.set(agent, info);
