@@ -5,6 +5,7 @@ import type { BaseCache } from "@langchain/langgraph-checkpoint";
 import type { AgentMiddleware } from "langchain";
 import type { InterruptOn } from "../approval/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
+import type { RunLimits } from "../limits/types.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { HarnessProfile } from "../profiles/types.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
@@ -98,4 +99,11 @@ export interface CreateDeepAgentOptions {
    * agent and its subagents. Tools always run. See docs/agent.md.
    */
   cache?: BaseCache;
+  /**
+   * Budgets for the whole run (model calls, tool calls, tokens, cost, wall time, subagents),
+   * counted across the tree and kept in the thread's state, and the loop guard (on by
+   * default). Reaching one ends the run with a final message and a `limit` marker in the
+   * state. See docs/limits.md.
+   */
+  limits?: RunLimits;
 }

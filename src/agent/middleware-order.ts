@@ -1,4 +1,5 @@
 import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
+import { LIMITS_MIDDLEWARE_NAME } from "../limits/types.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
@@ -49,6 +50,11 @@ export const MIDDLEWARE_ORDER = [
     name: TOOL_EXCLUSION_MIDDLEWARE_NAME,
     kind: "layer",
     when: "when the profile excludes tools",
+  },
+  {
+    name: LIMITS_MIDDLEWARE_NAME,
+    kind: "layer",
+    when: "always (budgets of `limits`, the loop guard unless `limits.loop: false`)",
   },
   { name: CONTEXT_LAYER_NAMES.summarization, kind: "layer", when: "unless `summarization: false`" },
   { name: SURFACE_PROBE_NAME, kind: "layer", when: "always (inert unless `inspectSurface` runs)" },

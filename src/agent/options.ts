@@ -41,6 +41,7 @@ const OPTION_KEYS = {
   contextWindow: true,
   summarization: true,
   harnessBackend: true,
+  limits: true,
 } as const satisfies Record<keyof CreateDeepAgentOptions, true>;
 
 /** Every option key `createDeepAgent` knows. */

@@ -73,6 +73,7 @@ describe("the default middleware order", () => {
       "FilesystemMiddleware",
       "SubAgentMiddleware",
       "PatchToolCallsMiddleware",
+      "LimitsMiddleware",
       "SummarizationMiddleware",
       "SurfaceProbe",
       "ProviderRequestMiddleware",
@@ -94,6 +95,7 @@ describe("the default middleware order", () => {
       "SkillsMiddleware",
       "UserMiddleware",
       "ToolExclusionMiddleware",
+      "LimitsMiddleware",
       "SummarizationMiddleware",
       "ProviderRequestMiddleware",
     ]);
