@@ -122,7 +122,7 @@ describe("run budgets", () => {
     const out = await agent.invoke(user("go"), config);
     expect(readLimitHit(out)).toMatchObject({ name: "recursionLimit", value: 6 });
     expect(lastText(out)).toContain("recursion limit");
-    const saved = await agent.getState({ configurable: { thread_id: "r1" } });
+    const saved = await (agent as any).getState({ configurable: { thread_id: "r1" } });
     expect(readLimitHit(saved.values)?.name).toBe("recursionLimit");
   });
 
