@@ -44,7 +44,7 @@ export function withRecursionStop<T extends object>(agent: T, fallback: number):
         content: `${hit.reason} Send a new message on this thread to continue, or invoke with a higher recursionLimit.`,
         response_metadata: { delve_limit: hit.name },
       });
-      if (!config?.configurable?.thread_id || typeof target.updateState !== "function")
+      if (!config?.configurable?.thread_id || !target.checkpointer)
         return { messages: [message], [LIMIT_KEY]: hit };
       await target.updateState(config, { messages: [message], [LIMIT_KEY]: hit });
       return (await target.getState(config)).values;
