@@ -105,6 +105,33 @@ describe("run budgets", () => {
     expect(lastText(ok)).toBe("end");
   });
 
+  it("refuses a nested task past subagentDepth with a model-facing error", async () => {
+    const call = (type: string) => ({
+      toolCalls: [{ name: "task", args: { description: "dig", subagent_type: type } }],
+    });
+    const model = new ScriptedChatModel([call("planner"), call("worker"), "planner done", "end"]);
+    const agent = createDeepAgent({
+      model,
+      maxSubagentDepth: 2,
+      subagents: [
+        {
+          name: "planner",
+          description: "Plans.",
+          systemPrompt: "Plan.",
+          subagents: [{ name: "worker", description: "Works.", systemPrompt: "Work." }],
+        },
+      ],
+      limits: { subagentDepth: 1 },
+    });
+    const out = await agent.invoke(user("go"));
+    // The planner's own task call was refused, so the worker never ran.
+    expect(model.calls[2]?.messages.at(-1)?.content).toContain(
+      "Subagents may nest 1 level deep; this task would be level 2. Do the work yourself",
+    );
+    expect(readBudget(out).subagentsTotal).toBe(1);
+    expect(lastText(out)).toBe("end");
+  });
+
   it("a toolCalls budget refuses the call over it and then ends the run", async () => {
     const model = new ScriptedChatModel([ls(1), ls(2), ls(3)]);
     const agent = createDeepAgent({ model, limits: { toolCalls: 1 } });
