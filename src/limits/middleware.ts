@@ -20,6 +20,7 @@ import {
   startRun,
   withSubagentContext,
 } from "./budget.js";
+import { runWithTimeout, timeoutOf } from "./tool-timeout.js";
 import {
   BUDGET_KEY,
   DEFAULT_LOOP_GUARD,
@@ -92,7 +93,9 @@ export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
       const refusal = refuse(context, limits, call);
       if (refusal) return toolError(call, refusal);
       context.live.counts.toolCalls++;
-      const run = () => handler(request);
+      const timeoutMs = timeoutOf(request.tool, call?.name, limits);
+      const run = () =>
+        timeoutMs ? runWithTimeout(request, timeoutMs, handler) : handler(request);
       const result = await (call?.name === "task" ? withSubagentContext(context, run) : run());
       const note = call?.id ? nudges.get(context)?.get(call.id) : undefined;
       return (note ? withNote(result, note) : result) as never;

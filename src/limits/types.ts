@@ -42,6 +42,11 @@ export interface RunLimits {
   subagentsPerTurn?: number;
   /** `task` calls in the whole run. */
   subagentsTotal?: number;
+  /**
+   * Milliseconds any tool call (except `task`) may take; a tool's own `metadata.timeoutMs`
+   * wins. Past it the tool's signal is aborted and the model gets an error. Default none.
+   */
+  toolTimeoutMs?: number;
   /** The loop and stall guard: settings, or false to turn it off. Default on. */
   loop?: LoopGuardSettings | false;
 }
@@ -74,7 +79,14 @@ export interface LimitHit {
 /** Loop guard defaults: chosen from the scripted runs measured in docs/limits.md. */
 export const DEFAULT_LOOP_GUARD: Required<LoopGuardSettings> = { repeats: 4, stallTurns: 6 };
 
-const KEYS = [...COUNTED, "subagentDepth", "subagentsPerTurn", "subagentsTotal", "loop"];
+const KEYS = [
+  ...COUNTED,
+  "subagentDepth",
+  "subagentsPerTurn",
+  "subagentsTotal",
+  "toolTimeoutMs",
+  "loop",
+];
 
 /** Checks `limits` at construction: known keys, numbers > 0 (whole where counted). */
 export function validateLimits(limits: unknown): RunLimits {
