@@ -68,3 +68,39 @@ describe("tool timeouts", () => {
     expect(String(out.messages.at(-1)?.content)).toBe("42");
   });
 });
+
+describe("a timed-out execute", () => {
+  it("kills the command and the processes it started: none is alive afterwards", async () => {
+    const { mkdtempSync, readFileSync, existsSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { LocalShellBackend } = await import("delve");
+    const dir = mkdtempSync(join(tmpdir(), "delve-timeout-"));
+    const backend = new LocalShellBackend({ rootDir: dir, timeout: 60 });
+    const command = "echo $$ > pids; sleep 30 & echo $! >> pids; sleep 30";
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "execute", args: { command } }] },
+      (messages) => String(messages.at(-1)?.content),
+    ]);
+    const agent = createDeepAgent({ model, backend, limits: { toolTimeoutMs: 400 } });
+    const started = Date.now();
+    const out = await agent.invoke(user("go"));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(String(out.messages.at(-1)?.content)).toContain("execute did not finish within 400 ms");
+    const pids = readFileSync(join(dir, "pids"), "utf8").trim().split("\n").map(Number);
+    expect(pids).toHaveLength(2);
+    // The kill is asynchronous to the tool result: give it the reaper's moment.
+    const deadline = Date.now() + 3_000;
+    const alive = () => pids.filter((pid) => existsSync(`/proc/${pid}`) && !isZombie(pid));
+    while (alive().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toEqual([]);
+
+    function isZombie(pid: number): boolean {
+      try {
+        return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+      } catch {
+        return true;
+      }
+    }
+  });
+});
