@@ -1,6 +1,5 @@
 import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { LIMITS_MIDDLEWARE_NAME } from "../limits/types.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
@@ -18,7 +17,6 @@ export type StackLayers = Partial<
 const AFTER_EXCLUSIONS: readonly MiddlewareSlotName[] = [
   APPROVAL_MIDDLEWARE_NAME,
   TOOL_EXCLUSION_MIDDLEWARE_NAME,
-  LIMITS_MIDDLEWARE_NAME,
   CONTEXT_LAYER_NAMES.summarization,
   SURFACE_PROBE_NAME,
   PROVIDER_REQUEST_MIDDLEWARE_NAME,
