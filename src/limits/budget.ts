@@ -61,10 +61,13 @@ export function mergeCounts(current: unknown, next: unknown): BudgetCounts {
   return out;
 }
 
-/** Starts a run of the main agent from the counts its thread saved. */
-export function startRun(state: unknown): BudgetContext {
+/**
+ * Starts a run of the main agent from the counts its thread saved, under a new id, or under
+ * `id` (a run resumed in another process: its parallel calls must find one counter).
+ */
+export function startRun(state: unknown, id?: string): BudgetContext {
   const counts = readBudget(state);
-  counts.run = randomBytes(8).toString("base64url");
+  counts.run = id ?? randomBytes(8).toString("base64url");
   const context: BudgetContext = {
     live: { counts, startedAt: Date.now(), wallBefore: counts.wallMs },
     depth: 0,
@@ -89,7 +92,7 @@ export function contextOf(state: unknown): BudgetContext {
   if (scoped) return scoped;
   const run = readBudget(state).run;
   const found = run ? running.get(run) : undefined;
-  return found ?? startRun(state);
+  return found ?? startRun(state, run);
 }
 
 /** Whether a call runs inside a subagent. */

@@ -153,6 +153,33 @@ describe("run budgets", () => {
     expect(readLimitHit(saved.values)?.name).toBe("recursionLimit");
   });
 
+  it("a run paused for approval keeps its count across the resume", async () => {
+    const { Command } = await import("@langchain/langgraph");
+    const checkpointer = new MemorySaver();
+    const config = { configurable: { thread_id: "a1" } };
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "write_file", args: { file_path: "/a.md", content: "a" } }] },
+      ls(1),
+      ls(2),
+    ]);
+    const agent = createDeepAgent({
+      model,
+      checkpointer,
+      interruptOn: { write_file: true },
+      limits: { modelCalls: 2 },
+    });
+    await agent.invoke(user("go"), config);
+    const resumed = await agent.invoke(
+      new Command({ resume: { decisions: [{ type: "approve" }] } }) as any,
+      config,
+    );
+    // The approved write ran and counted; the second reply's ls was refused at the budget.
+    expect(readBudget(resumed)).toMatchObject({ modelCalls: 2, toolCalls: 1 });
+    expect(resumed.files["/a.md"]).toBeDefined();
+    expect(readLimitHit(resumed)?.name).toBe("modelCalls");
+    expect(model.used).toBe(2);
+  });
+
   it("refuses an unknown or invalid limit at construction", () => {
     const model = new ScriptedChatModel([]);
     expect(() => createDeepAgent({ model, limits: { modelCall: 3 } as any })).toThrow(
