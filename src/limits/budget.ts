@@ -24,7 +24,7 @@ export interface BudgetContext {
 }
 
 const scopes = new AsyncLocalStorage<BudgetContext>();
-// Runs in progress by id; bounded so a run that died without its afterAgent leaks nothing.
+// Runs by id, so parallel calls and a resume in this process share one counter; bounded.
 const running = new Map<string, BudgetContext>();
 const MAX_RUNNING = 1000;
 
@@ -78,11 +78,6 @@ export function startRun(state: unknown, id?: string): BudgetContext {
   return context;
 }
 
-/** Forgets a finished run. */
-export function endRun(context: BudgetContext): void {
-  if (context.live.counts.run) running.delete(context.live.counts.run);
-}
-
 /**
  * The context of a call: a subagent's (opened by the parent's `task` call), else the main
  * agent's run in progress (by the id in its state), else a run resumed in a new process.
@@ -109,6 +104,15 @@ export function withSubagentContext<T>(parent: BudgetContext, fn: () => T): T {
 export function snapshot(live: LiveBudget): BudgetCounts {
   live.counts.wallMs = live.wallBefore + (Date.now() - live.startedAt);
   return { ...live.counts };
+}
+
+/**
+ * The counts as the state keeps them: zero counts left out, since every checkpoint of the
+ * thread stores a copy (readBudget reads a missing count as 0).
+ */
+export function stateCopy(live: LiveBudget): Partial<BudgetCounts> {
+  const counts = snapshot(live);
+  return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== 0));
 }
 
 const UNITS: Record<string, string> = {

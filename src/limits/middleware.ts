@@ -12,12 +12,12 @@ import { costUsd, resolvePrice } from "../run/prices.js";
 import {
   type BudgetContext,
   contextOf,
-  endRun,
   exceeded,
   inSubagent,
   mergeCounts,
   snapshot,
   startRun,
+  stateCopy,
   withSubagentContext,
 } from "./budget.js";
 import { runWithTimeout, timeoutOf } from "./tool-timeout.js";
@@ -56,13 +56,7 @@ export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
       if (inSubagent()) return undefined;
       // A new run of the thread: a fresh live counter from the saved counts, no marker.
       const context = startRun(state);
-      return { [BUDGET_KEY]: snapshot(context.live), [LIMIT_KEY]: null } as never;
-    },
-    afterAgent: (state) => {
-      if (inSubagent()) return undefined;
-      const context = contextOf(state);
-      endRun(context);
-      return { [BUDGET_KEY]: snapshot(context.live) } as never;
+      return { [BUDGET_KEY]: stateCopy(context.live), [LIMIT_KEY]: null } as never;
     },
     wrapModelCall: async (request, handler) => {
       const context = contextOf(request.state);
@@ -85,7 +79,7 @@ export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
       if (verdict.stop) return stop(context, verdict.stop, reply?.id);
       nudges.set(context, verdict.nudges);
       if (!reply || inSubagent()) return response;
-      return new Command({ update: { [BUDGET_KEY]: snapshot(context.live) } }) as never;
+      return new Command({ update: { [BUDGET_KEY]: stateCopy(context.live) } }) as never;
     },
     wrapToolCall: async (request, handler) => {
       const context = contextOf(request.state);
@@ -168,7 +162,8 @@ function stop(context: BudgetContext, hit: LimitHit, replyId?: string): never {
     response_metadata: { delve_limit: hit.name },
   });
   const update: Record<string, unknown> = { messages: [message] };
-  if (!inSubagent()) Object.assign(update, { [BUDGET_KEY]: counts, [LIMIT_KEY]: hit });
+  if (!inSubagent())
+    Object.assign(update, { [BUDGET_KEY]: stateCopy(context.live), [LIMIT_KEY]: hit });
   return new Command({ update }) as never;
 }
 
