@@ -1,7 +1,7 @@
 import { BaseMessage } from "@langchain/core/messages";
 import type { CachePolicy } from "@langchain/langgraph";
 import { canonicalJson } from "../claims/canonical-json.js";
-import { BUDGET_KEY, LIMIT_KEY } from "../limits/types.js";
+import { BUDGET_KEY } from "../limits/types.js";
 import type { StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 
 /** What tells two compiled agents apart in a shared cache. */
@@ -48,7 +48,6 @@ function stateKey(state: unknown): string {
     messages,
     files,
     [BUDGET_KEY]: _budget,
-    [LIMIT_KEY]: _limit,
     ...rest
   } = (state ?? {}) as Record<string, unknown>;
   return canonicalJson({

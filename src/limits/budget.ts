@@ -48,8 +48,19 @@ export function readBudget(state: unknown): BudgetCounts {
 }
 
 // Saved counts only grow, so the larger of two is the newer: a write replayed from the
-// input, or two parallel branches, never lower a count.
-export function mergeCounts(current: unknown, next: unknown): BudgetCounts {
+// input, or two parallel branches, never lower a count. `limit` is the last one written.
+export function mergeCounts(current: unknown, next: unknown): BudgetCounts & { limit?: unknown } {
+  const limit = limitOf(next, limitOf(current, undefined));
+  const merged = mergeNumbers(current, next);
+  return limit ? { ...merged, limit } : merged;
+}
+
+function limitOf(value: unknown, fallback: unknown): unknown {
+  if (!value || typeof value !== "object" || !Object.hasOwn(value, "limit")) return fallback;
+  return (value as { limit?: unknown }).limit ?? undefined;
+}
+
+function mergeNumbers(current: unknown, next: unknown): BudgetCounts {
   if (!next) return readBudget({ [BUDGET_KEY]: current });
   const a = readBudget({ [BUDGET_KEY]: current });
   const b = readBudget({ [BUDGET_KEY]: next });

@@ -24,7 +24,6 @@ import { runWithTimeout, timeoutOf } from "./tool-timeout.js";
 import {
   BUDGET_KEY,
   DEFAULT_LOOP_GUARD,
-  LIMIT_KEY,
   LIMITS_MIDDLEWARE_NAME,
   type LimitHit,
   type RunLimits,
@@ -48,15 +47,13 @@ export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
     name: LIMITS_MIDDLEWARE_NAME,
     stateSchema: new StateSchema({
       [BUDGET_KEY]: new ReducedValue(z.any().optional(), { reducer: mergeCounts as never }),
-      [LIMIT_KEY]: new ReducedValue(hitSchema.nullable().optional(), {
-        reducer: (_: unknown, next: unknown) => next as never,
-      }),
     }),
     beforeAgent: (state) => {
       if (inSubagent()) return undefined;
       // A new run of the thread: a fresh live counter from the saved counts, no marker.
       const context = startRun(state);
-      return { [BUDGET_KEY]: stateCopy(context.live), [LIMIT_KEY]: null } as never;
+      const clear = readLimitHit(state) ? { limit: null } : {};
+      return { [BUDGET_KEY]: { ...stateCopy(context.live), ...clear } } as never;
     },
     wrapModelCall: async (request, handler) => {
       const context = contextOf(request.state);
@@ -163,7 +160,7 @@ function stop(context: BudgetContext, hit: LimitHit, replyId?: string): never {
   });
   const update: Record<string, unknown> = { messages: [message] };
   if (!inSubagent())
-    Object.assign(update, { [BUDGET_KEY]: stateCopy(context.live), [LIMIT_KEY]: hit });
+    Object.assign(update, { [BUDGET_KEY]: { ...stateCopy(context.live), limit: hit } });
   return new Command({ update }) as never;
 }
 
@@ -197,7 +194,8 @@ function appendTo(message: ToolMessage, note: string): ToolMessage {
 
 /** The limit that stopped the run, from an agent state; undefined when none did. */
 export function readLimitHit(state: unknown): LimitHit | undefined {
-  const hit = (state as Record<string, unknown> | undefined)?.[LIMIT_KEY];
+  const budget = (state as Record<string, unknown> | undefined)?.[BUDGET_KEY];
+  const hit = (budget as { limit?: unknown } | undefined)?.limit;
   const parsed = hitSchema.safeParse(hit);
   return parsed.success ? parsed.data : undefined;
 }

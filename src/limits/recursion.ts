@@ -1,6 +1,6 @@
 import { AIMessage } from "@langchain/core/messages";
 import { GraphRecursionError } from "@langchain/langgraph";
-import { LIMIT_KEY, type LimitHit, type RunLimits } from "./types.js";
+import { BUDGET_KEY, type LimitHit, type RunLimits } from "./types.js";
 
 // A model call takes at most this many graph steps (model, tools, before/after hooks), so
 // a `modelCalls` budget always stops a run before the recursion limit does.
@@ -45,8 +45,8 @@ export function withRecursionStop<T extends object>(agent: T, fallback: number):
         response_metadata: { delve_limit: hit.name },
       });
       if (!config?.configurable?.thread_id || !target.checkpointer)
-        return { messages: [message], [LIMIT_KEY]: hit };
-      await target.updateState(config, { messages: [message], [LIMIT_KEY]: hit });
+        return { messages: [message], [BUDGET_KEY]: { limit: hit } };
+      await target.updateState(config, { messages: [message], [BUDGET_KEY]: { limit: hit } });
       return (await target.getState(config)).values;
     }
   };

@@ -3,11 +3,11 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 /** The name of the layer that keeps the budgets and the loop guard. */
 export const LIMITS_MIDDLEWARE_NAME = "LimitsMiddleware";
 
-/** The state key holding the run's counts (`readBudget`). */
+/**
+ * The state key holding the run's counts (`readBudget`) and, under `limit`, the limit that
+ * stopped the run (`readLimitHit`): one channel, since every checkpoint stores each channel.
+ */
 export const BUDGET_KEY = "budget";
-
-/** The state key holding the limit that stopped the run, or null (`readLimitHit`). */
-export const LIMIT_KEY = "limit";
 
 /**
  * The loop and stall guard. A call (name and arguments) made `repeats` times, or
