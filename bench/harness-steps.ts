@@ -53,8 +53,24 @@ export type Builder = (model: ScriptedChatModel) => {
   invoke: (input: any, config: any) => Promise<any>;
 };
 
+// Budgets and the loop guard on, set so they never trip: the identical get_ticket calls of
+// this workload are a loop the default guard would stop at the 6th step.
+const NEVER = {
+  modelCalls: 1e6,
+  toolCalls: 1e6,
+  tokens: 1e12,
+  loop: { repeats: 1e6, stallTurns: 1e6 },
+};
+
 const BUILDERS: Record<string, Builder> = {
-  delve: (model) => createDeepAgent({ model, tools: [getTicketTool()] }) as any,
+  delve: (model) => createDeepAgent({ model, tools: [getTicketTool()], limits: NEVER }) as any,
+  // The same agent without LimitsMiddleware: delve/this is the budget and guard layers' cost.
+  "delve-no-limits": (model) =>
+    createDeepAgent({
+      model,
+      tools: [getTicketTool()],
+      profile: { excludedMiddleware: ["LimitsMiddleware"] },
+    }) as any,
   deepagents: (model) =>
     deepagents.createDeepAgent({ model: model as any, tools: [getTicketTool()] }) as any,
   bare: (model) => createAgent({ model, tools: [getTicketTool()] }) as any,
@@ -92,7 +108,9 @@ export async function runHarnessStepsBench(options: BenchOptions): Promise<Bench
   const targets: TargetCheck[] = [];
   for (const workload of ["get_ticket", "write_file"] as const) {
     const names =
-      workload === "get_ticket" ? ["delve", "deepagents", "bare"] : ["delve", "deepagents"];
+      workload === "get_ticket"
+        ? ["delve", "delve-no-limits", "deepagents", "bare"]
+        : ["delve", "deepagents"];
     const samples = await interleaved(
       Object.fromEntries(names.map((n) => [n, contender(BUILDERS[n]!, workload, steps)])),
       plan,
@@ -122,6 +140,7 @@ export async function runHarnessStepsBench(options: BenchOptions): Promise<Bench
     notes: [
       "ms/step = whole invoke / steps; agents are built outside the timing.",
       "delve/bare is the overhead over langchain createAgent with the same tool (no target).",
+      "delve/delve-no-limits is the per-step cost of the budget and loop-guard layer (LimitsMiddleware).",
     ],
   };
 }

@@ -138,6 +138,14 @@ export {
   filesystemMiddleware,
 } from "./filesystem/index.js";
 export {
+  type BudgetCounts,
+  type LimitHit,
+  type LoopGuardSettings,
+  type RunLimits,
+  readBudget,
+  readLimitHit,
+} from "./limits/index.js";
+export {
   LazyChatModel,
   ScriptedChatModel,
   type ScriptedStep,

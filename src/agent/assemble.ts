@@ -9,6 +9,7 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { filesystemMiddleware } from "../filesystem/middleware.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../filesystem/permission-guard.js";
 import { outputBudgetFor } from "../filesystem/tools/output-budget.js";
+import { LIMITS_MIDDLEWARE_NAME } from "../limits/types.js";
 import {
   TOOL_EXCLUSION_MIDDLEWARE_NAME,
   toolExclusionMiddleware,
@@ -132,6 +133,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
     middleware: userExtras,
     [TOOL_EXCLUSION_MIDDLEWARE_NAME]: toolExclusion,
     [DEFERRAL_MIDDLEWARE_NAME]: deferral,
+    [LIMITS_MIDDLEWARE_NAME]: spec.limits,
     [CONTEXT_LAYER_NAMES.summarization]: gpContext.summarization,
     [PROVIDER_REQUEST_MIDDLEWARE_NAME]: providerRequestMiddleware(),
   };
@@ -168,6 +170,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
       [CONTEXT_LAYER_NAMES.memory]: own.memory,
       [TOOL_EXCLUSION_MIDDLEWARE_NAME]: toolExclusion,
       [DEFERRAL_MIDDLEWARE_NAME]: deferral,
+      [LIMITS_MIDDLEWARE_NAME]: spec.limits,
       // Innermost model-call layer: it measures the request exactly as sent.
       [CONTEXT_LAYER_NAMES.summarization]: own.summarization,
       [SURFACE_PROBE_NAME]: surfaceProbeMiddleware(),

@@ -6,6 +6,9 @@ import { validateDeferTools } from "../deferral/defer-option.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import type { filesystemMiddleware } from "../filesystem/middleware.js";
+import { limitsMiddleware } from "../limits/middleware.js";
+import { recursionLimitFor, withRecursionStop } from "../limits/recursion.js";
+import { validateLimits } from "../limits/types.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
 import { validatePermissions } from "../permissions/index.js";
 import { profileKeyOf } from "../profiles/keys.js";
@@ -33,7 +36,10 @@ export { BUILTIN_TOOL_NAMES };
  */
 export const DEFAULT_MAX_CONCURRENCY = 64;
 
-/** Steps a run may take before LangGraph stops it (override per call with `recursionLimit`). */
+/**
+ * Steps a run may take before LangGraph stops it (override per call with `recursionLimit`);
+ * raised above what `limits.modelCalls` needs. Reaching it ends the run with a `limit` marker.
+ */
 export const DEFAULT_RECURSION_LIMIT = 10_000;
 
 /**
@@ -87,6 +93,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     );
   }
   const cache = validateCache(options.cache);
+  const limits = validateLimits(options.limits);
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
@@ -134,6 +141,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
         profile: resolveProfile(profileKeyOf(resolved).key, options.profile),
       };
     },
+    limits: limitsMiddleware(limits),
     extraMiddleware: options.debug ? [debugMiddleware()] : [],
     interruptOn: validateInterruptOn(options.interruptOn, "interruptOn"),
     interruptOnGiven: true,
@@ -165,19 +173,23 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
     name: options.name,
     snapshotEvery,
   };
-  const agent = withUnwrappedErrors(
-    compileStack({
-      ...params,
-      // The saver reads a long thread back fast (see withFastReads), and deleting a thread
-      // deletes its approval claims.
-      checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
-      cache,
-      // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
-      defaults: {
-        recursionLimit: DEFAULT_RECURSION_LIMIT,
-        maxConcurrency: DEFAULT_MAX_CONCURRENCY,
-      },
-    }),
+  const recursionLimit = recursionLimitFor(limits, DEFAULT_RECURSION_LIMIT);
+  const agent = withRecursionStop(
+    withUnwrappedErrors(
+      compileStack({
+        ...params,
+        // The saver reads a long thread back fast (see withFastReads), and deleting a thread
+        // deletes its approval claims.
+        checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
+        cache,
+        // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
+        defaults: {
+          recursionLimit,
+          maxConcurrency: DEFAULT_MAX_CONCURRENCY,
+        },
+      }),
+    ),
+    recursionLimit,
   ) as unknown as DeepAgent<Middleware>;
   stack.setVisible(visibleToolNames(agent, stack.middleware));
 

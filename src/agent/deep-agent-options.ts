@@ -7,6 +7,7 @@ import type { InterruptOn } from "../approval/middleware.js";
 import type { AskUserOption } from "../ask-user/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import type { DeferToolsOption } from "../deferral/defer-option.js";
+import type { RunLimits } from "../limits/types.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { HarnessProfile } from "../profiles/types.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
@@ -110,4 +111,11 @@ export interface CreateDeepAgentOptions {
    * the run pauses until `new Command({ resume: { answer } })`. Needs a `checkpointer`.
    */
   askUser?: AskUserOption;
+  /**
+   * Budgets for the whole run (model calls, tool calls, tokens, cost, wall time, subagents),
+   * counted across the tree and kept in the thread's state, and the loop guard (on by
+   * default). Reaching one ends the run with a final message and a `limit` marker in the
+   * state. See docs/limits.md.
+   */
+  limits?: RunLimits;
 }

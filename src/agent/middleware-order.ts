@@ -1,6 +1,7 @@
 import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
 import { ASK_USER_MIDDLEWARE_NAME } from "../ask-user/question.js";
 import { DEFERRAL_MIDDLEWARE_NAME } from "../deferral/names.js";
+import { LIMITS_MIDDLEWARE_NAME } from "../limits/types.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
@@ -57,6 +58,11 @@ export const MIDDLEWARE_ORDER = [
     name: DEFERRAL_MIDDLEWARE_NAME,
     kind: "layer",
     when: "when `deferTools` defers a tool (by default: tools over 5% of the window)",
+  },
+  {
+    name: LIMITS_MIDDLEWARE_NAME,
+    kind: "layer",
+    when: "always (budgets of `limits`, the loop guard unless `limits.loop: false`)",
   },
   { name: CONTEXT_LAYER_NAMES.summarization, kind: "layer", when: "unless `summarization: false`" },
   { name: SURFACE_PROBE_NAME, kind: "layer", when: "always (inert unless `inspectSurface` runs)" },

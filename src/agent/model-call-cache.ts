@@ -1,6 +1,7 @@
 import { BaseMessage } from "@langchain/core/messages";
 import type { CachePolicy } from "@langchain/langgraph";
 import { canonicalJson } from "../claims/canonical-json.js";
+import { BUDGET_KEY } from "../limits/types.js";
 import type { StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 
 /** What tells two compiled agents apart in a shared cache. */
@@ -42,7 +43,13 @@ function promptText(prompt: unknown): unknown {
 }
 
 function stateKey(state: unknown): string {
-  const { messages, files, ...rest } = (state ?? {}) as Record<string, unknown>;
+  // The run's counts differ between two runs of the same conversation.
+  const {
+    messages,
+    files,
+    [BUDGET_KEY]: _budget,
+    ...rest
+  } = (state ?? {}) as Record<string, unknown>;
   return canonicalJson({
     ...rest,
     messages: Array.isArray(messages) ? messages.map(messageKey) : messages,

@@ -43,6 +43,7 @@ const OPTION_KEYS = {
   harnessBackend: true,
   deferTools: true,
   askUser: true,
+  limits: true,
 } as const satisfies Record<keyof CreateDeepAgentOptions, true>;
 
 /** Every option key `createDeepAgent` knows. */

@@ -47,6 +47,8 @@ export interface StackSpec {
   path: string;
   /** Resolves a subagent's own model and profile. */
   resolveModel: (model: unknown) => { model: StackModel; profile: ResolvedProfile };
+  /** The budgets and loop guard layer, shared by every stack of the tree. */
+  limits?: StackMiddleware;
   /** Hook for middleware the caller adds after the user's (e.g. `debug`). */
   extraMiddleware?: StackMiddleware[];
   /** Tools gated by human approval (validated `interruptOn`). */

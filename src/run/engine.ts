@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Command, isGraphInterrupt } from "@langchain/langgraph";
+import { Command, GraphRecursionError, isGraphInterrupt } from "@langchain/langgraph";
 import { claimTableOf } from "../claims/claim-table.js";
+import { readLimitHit } from "../limits/middleware.js";
 import { buildAgent, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
 import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
@@ -241,7 +242,11 @@ function session(
         }
       }
     } catch (caught) {
-      if (controller.signal.aborted) {
+      if (caught instanceof GraphRecursionError) {
+        status = "limit";
+        limit = "agent";
+        error = (caught as Error).message;
+      } else if (controller.signal.aborted) {
         status = "limit";
         limit = "timeout";
       } else if (!isGraphInterrupt(caught)) {
@@ -252,6 +257,16 @@ function session(
       if (timer) clearTimeout(timer);
     }
     db.touch(thread.id);
+    // The agent's own limits (budgets, loop guard) end the run cleanly, with a marker.
+    const hit =
+      status === "completed"
+        ? readLimitHit((await snapshot().catch(() => undefined))?.values)
+        : undefined;
+    if (hit) {
+      status = "limit";
+      limit = "agent";
+      error = hit.reason;
+    }
     let pending: PendingCall[] = [];
     if (status !== "failed") {
       pending = (await pendingWith()).calls;
@@ -262,7 +277,7 @@ function session(
         }
       }
     }
-    if (limit) error = LIMIT_TEXT[limit](limits);
+    if (limit && limit !== "agent") error = LIMIT_TEXT[limit](limits);
     if (limit === "timeout") cutOff = true;
     const sums = await totals();
     yield {
@@ -356,7 +371,10 @@ export class AlreadyDecidedError extends Error {
   }
 }
 
-const LIMIT_TEXT: Record<NonNullable<RunResult["limit"]>, (l: RunLimits) => string> = {
+const LIMIT_TEXT: Record<
+  Exclude<RunResult["limit"], "agent" | undefined>,
+  (l: RunLimits) => string
+> = {
   max_turns: (l) => `stopped at --max-turns ${l.maxTurns}; continue with delve run -c`,
   timeout: (l) => `stopped at --timeout ${(l.timeoutMs ?? 0) / 1000}s; continue with delve run -c`,
   max_cost: (l) => `stopped at --max-cost ${l.maxCostUsd} USD; continue with delve run -c`,

@@ -4,8 +4,11 @@
 /** How a run ended. */
 export type RunStatus = "completed" | "paused" | "failed" | "limit";
 
-/** Which limit ended a run with status `limit`. */
-export type RunLimit = "max_turns" | "timeout" | "max_cost";
+/**
+ * Which limit ended a run with status `limit`: a CLI flag, or `agent` (a `limits` budget,
+ * the loop guard or the recursion limit; the error names it).
+ */
+export type RunLimit = "max_turns" | "timeout" | "max_cost" | "agent";
 
 /** Tokens of a run or a thread, summed. */
 export interface RunUsage {

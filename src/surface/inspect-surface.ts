@@ -117,7 +117,8 @@ export async function inspectSurface(
         thread_id: `surface-inspection-${Date.now()}`,
       },
       context: options.context,
-      recursionLimit: 5,
+      // Room for the before/after-agent nodes of the default layers (limits, memory, skills).
+      recursionLimit: 12,
     } as any);
   if (!recorded) {
     throw new ConfigurationError(

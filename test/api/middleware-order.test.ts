@@ -77,6 +77,7 @@ describe("the default middleware order", () => {
       "FilesystemMiddleware",
       "SubAgentMiddleware",
       "PatchToolCallsMiddleware",
+      "LimitsMiddleware",
       "SummarizationMiddleware",
       "SurfaceProbe",
       "ProviderRequestMiddleware",
@@ -100,6 +101,7 @@ describe("the default middleware order", () => {
       "UserMiddleware",
       "ToolExclusionMiddleware",
       "ToolDeferralMiddleware",
+      "LimitsMiddleware",
       "SummarizationMiddleware",
       "ProviderRequestMiddleware",
     ]);

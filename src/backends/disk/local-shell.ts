@@ -105,6 +105,7 @@ export class LocalShellBackend extends FilesystemBackend implements ExecutableBa
       env: { ...this.env },
       timeoutSeconds: timeout,
       maxOutputBytes: this.maxOutputBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   }
 }

@@ -13,6 +13,8 @@ export interface RunProcessOptions {
   timeoutSeconds: number;
   /** Output (stdout and stderr together) kept; the rest is dropped and `truncated` set. */
   maxOutputBytes: number;
+  /** When aborted, the process tree is killed as at the timeout. */
+  signal?: AbortSignal;
 }
 
 // After the command exits, how long background processes may keep its output pipes before
@@ -56,16 +58,26 @@ export function runProcess(
       settled = true;
       clearTimeout(killTimer);
       clearTimeout(graceTimer);
+      options.signal?.removeEventListener("abort", onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
       resolve(result);
     };
-    const killTimer = setTimeout(() => {
+    let cancelled = false;
+    const kill = () => {
+      if (timedOut || settled) return;
       timedOut = true;
       if (child.pid !== undefined) killProcessTree(child.pid);
       // A process stuck in the kernel may not die at once: answer anyway.
       graceTimer = setTimeout(() => done(null), KILL_WAIT_MS);
-    }, options.timeoutSeconds * 1000);
+    };
+    const killTimer = setTimeout(kill, options.timeoutSeconds * 1000);
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+    };
+    if (options.signal?.aborted) queueMicrotask(onAbort);
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout?.on("data", (chunk: Buffer) => output.add(chunk));
     child.stderr?.on("data", (chunk: Buffer) => output.add(chunk));
     child.on("error", (error: NodeJS.ErrnoException) => {
@@ -85,7 +97,9 @@ export function runProcess(
         return;
       }
       const text = output.text();
-      const note = `Command timed out after ${options.timeoutSeconds} s and was killed.`;
+      const note = cancelled
+        ? "Command cancelled and killed."
+        : `Command timed out after ${options.timeoutSeconds} s and was killed.`;
       finish({
         output: text.length === 0 || text.endsWith("\n") ? `${text}${note}` : `${text}\n${note}`,
         exitCode: null,

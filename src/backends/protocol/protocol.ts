@@ -158,6 +158,8 @@ export interface GlobResult {
 export interface ExecuteOptions {
   /** Seconds before the command (and every process it started) is killed. */
   timeout?: number;
+  /** When aborted, the command and every process it started are killed (a tool timeout, a cancel). */
+  signal?: AbortSignal;
 }
 
 /**

@@ -179,7 +179,7 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
     if (typeof timeout !== "number" || !(timeout > 0) || !Number.isFinite(timeout)) {
       return failed("unsupported", `timeout must be a positive number of seconds, got ${timeout}`);
     }
-    return this.run(command, timeout, this.maxOutputBytes);
+    return this.run(command, timeout, this.maxOutputBytes, options.signal);
   }
 
   protected override runScript(script: string): Promise<ExecuteResult> {
@@ -257,7 +257,12 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
     });
   }
 
-  private async run(command: string, timeout: number, maxOutputBytes: number) {
+  private async run(
+    command: string,
+    timeout: number,
+    maxOutputBytes: number,
+    signal?: AbortSignal,
+  ) {
     const mounts = planRestrictionMounts(this.rootDir, this.#hidden, this.#readOnly);
     if ("error" in mounts) {
       return failed(
@@ -279,6 +284,7 @@ export class SandboxBackend extends BaseSandbox implements PathRestrictable {
       env: {},
       timeoutSeconds: timeout,
       maxOutputBytes,
+      ...(signal ? { signal } : {}),
     });
   }
 

@@ -40,7 +40,9 @@ export function createExecuteTool(ctx: FsToolContext) {
       }
       const problem = commandProblem(command);
       if (problem) return errorMessage(config, EXECUTE_TOOL_NAME, problem);
-      const result = await ctx.backend.execute(command);
+      // The run's or the tool timeout's signal kills the command's process tree.
+      const signal = (config as { signal?: AbortSignal } | undefined)?.signal;
+      const result = await ctx.backend.execute(command, signal ? { signal } : undefined);
       if (result.error && !result.output) {
         return errorMessage(config, EXECUTE_TOOL_NAME, result.error.message);
       }
