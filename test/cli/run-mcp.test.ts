@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { isAlive } from "../helpers/process-alive.js";
 import { type Harness, startHarness } from "./run-harness.js";
 
 // `delve run` with MCP servers: `--mcp FILE` and `.delve/mcp.json` in the Claude Desktop format
@@ -32,15 +33,6 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const RUN = ["--model", "openai:delve-unpriced-model", "--approval", "yolo", "--sandbox", "none"];
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 /** A workspace with the fixture server and an mcp file at `mcpPath` (relative) listing it. */
 function workspaceWithServer(mcpPath: string) {

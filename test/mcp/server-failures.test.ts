@@ -9,6 +9,7 @@ import { ConfigurationError, createDeepAgent } from "delve";
 import { connectMcp, type McpConnection, type McpStdioServer, toolText } from "delve/mcp";
 import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAlive } from "../helpers/process-alive.js";
 
 // A small real MCP server (plain CommonJS, so it starts fast) with the misbehaviours the
 // client must survive. FIXTURE_LINGER=1 keeps it alive after its stdin closes, like a
@@ -63,16 +64,6 @@ async function call(mcp: McpConnection, name: string, args: Record<string, unkno
   const tool = mcp.tools.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   return (await tool.invoke({ type: "tool_call", id: `call-${name}`, name, args })) as ToolMessage;
-}
-
-// A zombie (dead, not yet reaped by whoever adopted it) counts as gone.
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 async function waitUntilGone(pid: number, ms = 5000): Promise<boolean> {
