@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { showRunDemo } from "../run-demo/show.js";
 import { formatTrace } from "../ticket-demo/demo.js";
 import { runTicketDesk } from "./agent.js";
 import { seedTicketDb } from "./database.js";
@@ -35,3 +36,5 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
+// Then the product itself: `delve run` replaying a cassette, and `delve threads show`.
+process.exitCode = await showRunDemo();

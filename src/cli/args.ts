@@ -52,17 +52,25 @@ export function parseCommand(spec: CommandSpec, args: string[]): ParsedArgs {
       ...(flag.multiple ? { multiple: true } : {}),
     };
   }
-  let parsed: ParsedArgs;
+  let parsed: ParsedArgs & { tokens: Token[] };
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as ParsedArgs;
+    parsed = parseArgs({
+      args,
+      options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    }) as ParsedArgs & { tokens: Token[] };
   } catch (error) {
-    throw new UsageError(explain(spec, error as Error & { code?: string }));
+    throw new UsageError(explain(spec, args, error as Error & { code?: string }));
   }
-  if (parsed.values.help) return parsed;
+  const { tokens, ...result } = parsed;
+  if (result.values.help) return result;
+  checkTokens(spec, tokens);
   if (parsed.positionals.length > spec.maxPositionals) {
     const extra = parsed.positionals[spec.maxPositionals];
     throw new UsageError(
-      `unexpected argument "${extra}". Usage: ${spec.usage}${extra?.startsWith("-") ? "" : " (quote a task that has spaces)"}`,
+      `unexpected argument "${shown(extra ?? "")}". Usage: ${spec.usage}${extra?.startsWith("-") ? "" : " (quote a task that has spaces)"}`,
     );
   }
   for (const [name, flag] of Object.entries(spec.flags)) {
@@ -71,41 +79,94 @@ export function parseCommand(spec: CommandSpec, args: string[]): ParsedArgs {
     if (flag.choices && !flag.choices.includes(value)) {
       const near = nearest(value, flag.choices);
       throw new UsageError(
-        `--${name} takes ${flag.choices.join(", ")}; got "${value}"${near ? ` (did you mean ${near}?)` : ""}.`,
+        `--${name} takes ${flag.choices.join(", ")}; got "${shown(value)}"${near ? ` (did you mean ${near}?)` : ""}.`,
       );
     }
-    if (flag.number) {
-      const n = Number(value);
-      const ok =
-        value.trim() !== "" &&
-        Number.isFinite(n) &&
-        n > 0 &&
-        (flag.number !== "integer" || Number.isInteger(n));
-      if (!ok) {
-        throw new UsageError(
-          `--${name} takes ${flag.number === "integer" ? "a whole number >= 1" : "a number > 0"}; got "${value}".`,
-        );
-      }
-    }
+    if (flag.number) checkNumber(name, flag.number, value);
   }
-  return parsed;
+  return result;
 }
 
-function explain(spec: CommandSpec, error: Error & { code?: string }): string {
-  const flag = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1];
+/** One token of `util.parseArgs` (`tokens: true`). */
+type Token =
+  | { kind: "option"; name: string; rawName: string; value?: string; index: number }
+  | { kind: "positional"; value: string; index: number }
+  | { kind: "option-terminator"; index: number };
+
+// A flag given twice is ambiguous (which --model wins?); a control character (NUL, ESC...) in
+// a value or argument is never meant and would reach file paths, SQL and the terminal.
+function checkTokens(spec: CommandSpec, tokens: Token[]): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") continue;
+    if (token.kind === "option") {
+      const flag = spec.flags[token.name];
+      if (flag?.type === "string" && !flag.multiple) {
+        if (seen.has(token.name)) {
+          throw new UsageError(`--${token.name} is given twice; give it once.`);
+        }
+        seen.add(token.name);
+      }
+    }
+    const value = token.value;
+    if (value !== undefined && CONTROL.test(value)) {
+      const where = token.kind === "option" ? `--${token.name}` : `argument "${shown(value)}"`;
+      throw new UsageError(
+        `${where} contains a control character (${JSON.stringify(CONTROL.exec(value)?.[0])}); remove it.`,
+      );
+    }
+  }
+}
+
+// C0 controls and DEL, but tab, newline and carriage return (a --reason or a task may have them).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+// Plain decimals only: Number() would also take "0x10", "1e3" and " 5 ".
+const DECIMAL = { integer: /^[0-9]+$/, positive: /^[0-9]+(\.[0-9]+)?$/ };
+
+function checkNumber(name: string, kind: "positive" | "integer", value: string): void {
+  const n = Number(value);
+  if (!DECIMAL[kind].test(value) || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError(
+      `--${name} takes ${kind === "integer" ? "a whole number >= 1" : "a number > 0"}; got "${shown(value)}".`,
+    );
+  }
+}
+
+/** A value as echoed in a message: at most 60 characters, so a huge argument stays readable. */
+function shown(value: string): string {
+  return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+}
+
+function explain(spec: CommandSpec, args: string[], error: Error & { code?: string }): string {
+  // parseArgs quotes the flag as '--name', '-x' or '-c, --continue': keep the long form.
+  const flag = /'(-{1,2}[^']+)'/.exec(error.message)?.[1]?.split(", ").at(-1)?.split(" ")[0];
   const valid = Object.keys(spec.flags).map((n) => `--${n}`);
   if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
-    const near = nearest(flag, [...valid, "--help"]);
-    return `unknown flag ${flag} for delve ${spec.name}${near ? `; did you mean ${near}` : ""}. Run delve ${spec.name} --help.`;
+    const near = nearest(shown(flag), [...valid, "--help"]);
+    // "-fix the test" as a task reads as flags -f -i -x: say how to pass it.
+    const raw = args.find((a) => a.startsWith(flag) && !a.startsWith("--"));
+    const task =
+      raw && spec.maxPositionals > 0
+        ? ` An argument that starts with - goes after --: delve ${spec.name} -- "${shown(raw)}".`
+        : "";
+    return `unknown flag ${shown(flag)} for delve ${spec.name}${near ? `; did you mean ${near}` : ""}.${task} Run delve ${spec.name} --help.`;
   }
   if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
     const name = flag.replace(/^-+/, "");
-    const known = spec.flags[name] ?? Object.values(spec.flags).find((f) => f.short === name);
+    const key = spec.flags[name]
+      ? name
+      : Object.keys(spec.flags).find((k) => spec.flags[k]?.short === name);
+    const known = key ? spec.flags[key] : undefined;
+    // `--max-turns -3`: parseArgs reads "-3" as a flag; the mistake is the number.
+    const next = args[args.indexOf(flag) + 1];
+    if (key && known?.number && next !== undefined) checkNumber(key, known.number, next);
     if (known?.type === "string")
       return `${flag} needs a value: ${flag} ${known.value ?? "VALUE"}.`;
     return `${flag} takes no value.`;
   }
-  return `${error.message.replace(/\. To specify.*$/s, "")}. Run delve ${spec.name} --help.`;
+  return `${shown(error.message.replace(/\. To specify.*$/s, ""))}. Run delve ${spec.name} --help.`;
 }
 
 /** The candidate closest to `word`, for "did you mean" (always one: the nearest valid one). */

@@ -3,6 +3,7 @@ import type { RunLimits, RunSession, SessionOptions } from "../run/engine.js";
 import type { RunDecision, RunEvent } from "../run/events.js";
 import type { ParsedArgs } from "./args.js";
 import { UsageError } from "./args.js";
+import { parseEditArgs } from "./edit-args.js";
 import { exitCodeOf, type OutputMode, printer } from "./printer.js";
 
 /** The exit code when another process decided the approval first. */
@@ -135,20 +136,8 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   if (v.reason && !v.reject) throw new UsageError("--reason goes with --reject.");
   let decision: RunDecision = { type: "approve" };
   if (v.reject) decision = { type: "reject", ...(str(v.reason) ? { message: str(v.reason) } : {}) };
-  if (str(v.edit)) {
-    let edited: unknown;
-    try {
-      edited = JSON.parse(str(v.edit) as string);
-    } catch {
-      throw new UsageError(
-        '--edit takes the new arguments as a JSON object, e.g. --edit \'{"command":"ls"}\'.',
-      );
-    }
-    if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
-      throw new UsageError("--edit takes a JSON object of arguments.");
-    }
-    decision = { type: "edit", args: edited as Record<string, unknown> };
-  }
+  const edit = str(v.edit);
+  if (edit !== undefined) decision = { type: "edit", args: parseEditArgs(edit) };
   const session = await openSession(sessionOptions(args, { threadId }));
   try {
     const pending = await session.pending();

@@ -5,6 +5,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createDeepAgent } from "../agent/create-deep-agent.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { checkServers } from "../mcp/server-config.js";
 import { type ApprovalMode, approvalPolicy, GATED_TOOLS } from "./approval-policy.js";
 import type { CompiledRules } from "./rules.js";
 import { usageMiddleware, usageStateSchema } from "./usage.js";
@@ -74,10 +75,19 @@ async function workspaceBackend(
   return new LocalShellBackend({ rootDir: workspace, virtualMode: true });
 }
 
-/** Claude Desktop's `{ command, args, env }` / `{ url }` entries as `connectMcp` servers. */
+/**
+ * Claude Desktop's `{ command, args, env }` / `{ url }` entries as `connectMcp` servers, checked
+ * here so a mistake names the file and the server's key before anything starts.
+ */
 export function mcpServersOf(file: string, servers: Record<string, unknown>) {
   const out: Record<string, any> = {};
   for (const [name, raw] of Object.entries(servers)) {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw new ConfigurationError(
+        "INVALID_MCP_SERVER",
+        `${file}: mcpServers.${name} must be an object like { "command": "node", "args": ["server.js"] }.`,
+      );
+    }
     const entry = { ...(raw as Record<string, unknown>) };
     delete entry.type;
     if (entry.transport === undefined) entry.transport = entry.url ? "http" : "stdio";
@@ -88,6 +98,12 @@ export function mcpServersOf(file: string, servers: Record<string, unknown>) {
       "INVALID_MCP_SERVER",
       `${file} lists no server under "mcpServers".`,
     );
+  }
+  try {
+    checkServers(out, 60_000);
+  } catch (error) {
+    if (!ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError("INVALID_MCP_SERVER", `${file}: ${(error as Error).message}`);
   }
   return out;
 }

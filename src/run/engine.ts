@@ -3,7 +3,7 @@ import path from "node:path";
 import { Command, GraphRecursionError, isGraphInterrupt } from "@langchain/langgraph";
 import { claimTableOf } from "../claims/claim-table.js";
 import { readLimitHit } from "../limits/middleware.js";
-import { buildAgent, readMcpFile } from "./build-agent.js";
+import { buildAgent, mcpServersOf, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
 import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
 import { chooseModel } from "./model-choice.js";
@@ -71,7 +71,7 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
   const workspace = fs.realpathSync(path.resolve(options.workspace));
   const env = options.env ?? process.env;
   const notice = options.notice ?? (() => {});
-  const { config } = loadConfig({ cwd: workspace, env });
+  const { config, files: configFiles } = loadConfig({ cwd: workspace, env });
   const rules = compileRules(config.rules ?? {}, "rules");
   const db = await openThreadsDb(workspace);
   try {
@@ -95,8 +95,15 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
     }
     const runModel = await openRunModel(settings, options.record);
     const mcpFile = settings.mcp ?? defaultMcpFile(workspace);
+    // A read-only open (show, pending) starts no server, from the file or from the config.
     const mcpServers =
-      options.readOnly || settings.agent ? undefined : mcpFile ? readMcpFile(mcpFile) : undefined;
+      options.readOnly || settings.agent
+        ? undefined
+        : mcpFile
+          ? readMcpFile(mcpFile)
+          : config.mcpServers
+            ? mcpServersOf(configFiles.join(" + "), config.mcpServers)
+            : undefined;
     const built = await buildAgent({
       workspace,
       model: runModel.model,
@@ -105,7 +112,7 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       rules,
       checkpointer: db.checkpointer,
       agentModule: settings.agent,
-      mcpServers: mcpServers ?? config.mcpServers,
+      ...(mcpServers ? { mcpServers } : {}),
     });
     const close = async () => {
       runModel.save();

@@ -9,6 +9,7 @@ import { connectMcp, type McpConnection, type McpStdioServer, toolText } from "d
 import { ScriptedChatModel } from "delve/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixtureServer } from "../helpers/mcp-fixture-server.js";
+import { isAlive } from "../helpers/process-alive.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 let dir: string;
@@ -34,16 +35,6 @@ async function call(mcp: McpConnection, name: string, args: Record<string, unkno
   const tool = mcp.tools.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   return (await tool.invoke({ type: "tool_call", id: `call-${name}`, name, args })) as ToolMessage;
-}
-
-// A zombie (dead, not yet reaped by whoever adopted it) counts as gone.
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 async function waitUntilGone(pid: number, ms = 5000): Promise<boolean> {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectMcp, type McpConnection } from "delve/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAlive } from "../helpers/process-alive.js";
 
 // Hostile servers: ones that ignore SIGTERM and their stdin closing, ones started through
 // `sh -c` (the real server is a grandchild), ones that start children of their own, and a
@@ -55,16 +56,6 @@ const throughShell = () => ({
   args: ["-c", `trap '' TERM; "${process.execPath}" "${fixture}"; true`],
   shutdownGraceMs: GRACE,
 });
-
-// A zombie (dead, not reaped by whoever adopted it) counts as gone.
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function goneWithin(pids: number[], ms: number): Promise<boolean> {
   const end = Date.now() + ms;
