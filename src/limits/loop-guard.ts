@@ -43,7 +43,7 @@ export class LoopGuard {
     if (!settings || calls.length === 0) return verdict;
     let novel = false;
     for (const call of calls) {
-      const key = `${call.name}\u0000${canonicalJson(call.args ?? {})}`;
+      const key = `${call.name}\u0000${callKey(call)}`;
       const n = (this.seen.get(key) ?? 0) + 1;
       this.seen.set(key, n);
       if (n === 1) novel = true;
@@ -75,5 +75,17 @@ export class LoopGuard {
         if (call.id && !verdict.nudges.has(call.id)) verdict.nudges.set(call.id, note);
     }
     return verdict;
+  }
+}
+
+// Arguments nested too deep to serialise (the tool refuses them anyway) count as a new call
+// each time, so a hostile reply cannot crash the guard.
+let unkeyable = 0;
+function callKey(call: ReplyCall): string {
+  try {
+    return canonicalJson(call.args ?? {});
+  } catch {
+    unkeyable += 1;
+    return `\u0000unkeyable:${unkeyable}`;
   }
 }
