@@ -31,6 +31,7 @@ const SAMPLE: Record<string, string> = {
   timeout: "1.5",
   "max-cost": "0.25",
   repeat: "2",
+  port: "4781",
 };
 
 describe("every command's flags", () => {
