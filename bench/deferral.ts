@@ -22,7 +22,7 @@ import { generatedTools } from "../test/helpers/many-tools.js";
 import { writeFixtureServer } from "../test/helpers/mcp-fixture-server.js";
 import { chartTools, startMcpHttpServer } from "../test/helpers/mcp-http-server.js";
 import { getTicketTool } from "../test/helpers/tickets.js";
-import { type Builder, contender } from "./harness-steps.js";
+import { type Builder, contender, NEVER_TRIPPING_LIMITS } from "./harness-steps.js";
 import {
   type BenchOptions,
   type BenchReport,
@@ -37,7 +37,12 @@ const WINDOW = 200_000;
 const agentWith =
   (tools: () => any[]): Builder =>
   (model) =>
-    createDeepAgent({ model, tools: tools(), contextWindow: WINDOW }) as any;
+    createDeepAgent({
+      model,
+      tools: tools(),
+      contextWindow: WINDOW,
+      limits: NEVER_TRIPPING_LIMITS,
+    }) as any;
 const PNG = new Uint8Array([137, 80, 78, 71]);
 
 /** Measures the first request's tool definitions and the step time, with 178 tools and 9. */

@@ -55,7 +55,7 @@ export type Builder = (model: ScriptedChatModel) => {
 
 // Budgets and the loop guard on, set so they never trip: the identical get_ticket calls of
 // this workload are a loop the default guard would stop at the 6th step.
-const NEVER = {
+export const NEVER_TRIPPING_LIMITS = {
   modelCalls: 1e6,
   toolCalls: 1e6,
   tokens: 1e12,
@@ -63,7 +63,8 @@ const NEVER = {
 };
 
 const BUILDERS: Record<string, Builder> = {
-  delve: (model) => createDeepAgent({ model, tools: [getTicketTool()], limits: NEVER }) as any,
+  delve: (model) =>
+    createDeepAgent({ model, tools: [getTicketTool()], limits: NEVER_TRIPPING_LIMITS }) as any,
   // The same agent without LimitsMiddleware: delve/this is the budget and guard layers' cost.
   "delve-no-limits": (model) =>
     createDeepAgent({
