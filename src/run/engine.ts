@@ -3,17 +3,21 @@ import path from "node:path";
 import { Command, GraphRecursionError, isGraphInterrupt } from "@langchain/langgraph";
 import { claimTableOf } from "../claims/claim-table.js";
 import { readLimitHit } from "../limits/middleware.js";
+import { abortable } from "./abortable.js";
 import { buildAgent, mcpServersOf, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
 import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
 import { chooseModel } from "./model-choice.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { compileRules, narrowestRule } from "./rules.js";
+import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
 import { openRunModel } from "./run-model.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
 import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
 import { readUsage } from "./usage.js";
+
+export { AlreadyDecidedError, UnknownThreadError };
 
 /** What opens a run session. */
 export interface SessionOptions extends SettingsFlags {
@@ -131,18 +135,6 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
 function defaultMcpFile(workspace: string): string | undefined {
   const file = path.join(workspace, ".delve", "mcp.json");
   return fs.existsSync(file) ? file : undefined;
-}
-
-/** A thread id that the workspace does not have (or no thread at all for `-c`). */
-export class UnknownThreadError extends Error {
-  constructor(readonly threadId: string) {
-    super(
-      threadId
-        ? `no thread ${threadId} in this workspace: delve threads list shows them.`
-        : "this workspace has no thread to continue yet: start one with delve run TASK.",
-    );
-    this.name = "UnknownThreadError";
-  }
 }
 
 function session(
@@ -370,14 +362,6 @@ function session(
   };
 }
 
-/** Another process decided this pause first. */
-export class AlreadyDecidedError extends Error {
-  constructor(readonly threadId: string) {
-    super(`already decided: another process answered the approval of thread ${threadId} first.`);
-    this.name = "AlreadyDecidedError";
-  }
-}
-
 const LIMIT_TEXT: Record<
   Exclude<RunResult["limit"], "agent" | undefined>,
   (l: RunLimits) => string
@@ -407,25 +391,4 @@ function unansweredCalls(messages: any[]): Array<{ id: string; name: string; arg
   return (messages[index].tool_calls ?? [])
     .filter((c: any) => !answered.has(c.id))
     .map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
-}
-
-// LangGraph waits for running tools before it honours an abort; a limit must not.
-async function* abortable<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = stream[Symbol.asyncIterator]();
-  const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(signal.reason ?? new Error("aborted"));
-    if (signal.aborted) fail();
-    else signal.addEventListener("abort", fail, { once: true });
-  });
-  aborted.catch(() => {});
-  try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // Not awaited: the graph may still be finishing a tool the limit cut off.
-    void iterator.return?.().catch(() => {});
-  }
 }
