@@ -44,6 +44,8 @@ export interface ServerProcess {
    * stop() throws: a slow machine waits, it never cuts the flush.
    */
   stop(): Promise<void>;
+  /** SIGKILL to the whole process group (no flush, no shutdown hook); resolves once it exited. */
+  kill(): Promise<void>;
 }
 
 /** The environment for a server under test: no provider keys (the scripted model runs). */
@@ -89,6 +91,14 @@ export async function startServer(options: {
     url,
     output: () => log,
     stop: () => stopGroup(child, exited, () => log),
+    kill: async () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await exited;
+    },
   };
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   let gone = false;
