@@ -1,4 +1,4 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, Pregel } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { compactCheckpointer } from "delve/checkpoint";
@@ -16,9 +16,17 @@ export interface ServerNodeOptions {
    * The served graphs by id: the compiled graph of each agent (`agent.graph`). One instance
    * per node: the embed server sets its checkpointer and store on the graph object.
    */
-  graphs: Record<string, unknown>;
+  graphs: Record<string, Pregel<any, any>>;
   /** Wrap the saver in `compactCheckpointer` (default true). */
   compact?: boolean;
+  /**
+   * When a step's writes and checkpoint are saved. "sync" (the default here): before the next
+   * step starts, so a server that dies never loses a step it moved past, and another server
+   * continues after it. LangGraph's own default, "async", saves while the next steps run;
+   * under load the saves fall seconds behind the run, and a kill then loses finished steps,
+   * whose tools run again on the next server. "exit": only when the run ends.
+   */
+  durability?: "sync" | "async" | "exit";
   /**
    * Connections this server may open: `saver` for the checkpoints (default 10), `store`
    * (default 4) and `runs`, one per thread running here (default 50). Keep the group's sum
@@ -66,8 +74,12 @@ export async function serverNode(options: ServerNodeOptions): Promise<ServerNode
     await store.setup();
   });
   const checkpointer = options.compact === false ? saver : compactCheckpointer(saver);
+  const durability = options.durability ?? "sync";
+  const graphs = Object.fromEntries(
+    Object.entries(options.graphs).map(([id, graph]) => [id, graph.withConfig({ durability })]),
+  );
   const embed = createEmbedServer({
-    graph: options.graphs as Parameters<typeof createEmbedServer>[0]["graph"],
+    graph: graphs as Parameters<typeof createEmbedServer>[0]["graph"],
     checkpointer,
     store,
     threads: storeThreads(store),

@@ -26,6 +26,8 @@ for (const kind of ["plain", "compact"] as const) {
     schema: `${env("PG_SCHEMA")}_${kind}`,
     graphs: { desk: ledgerAgent(at).graph },
     compact: kind === "compact",
+    // DELVE_DURABILITY=async shows what LangGraph's default loses to a kill (see the README).
+    durability: process.env.DELVE_DURABILITY === "async" ? "async" : "sync",
     // Two processes of two nodes each on one test database (max_connections 100).
     connections: { saver: 8, store: 2, runs: 20 },
   });
