@@ -76,62 +76,70 @@ describe.skipIf(!installed || !pg)("two LangGraph servers on one PostgreSQL", ()
     }
   }, 150_000);
 
-  it.each(KINDS)("a thread started on A continues on B (%s)", async (kind) => {
-    const thread = (await on("A", kind).threads.create()).thread_id;
-    const first = `${call("record", { note: `move-${kind}`, size: BIG })}\n${call("write_file", {
-      file_path: "/a.md",
-      content: "from A\n",
-    })}`;
-    await run(on("A", kind), thread, { input: say(first) });
-    await run(on("B", kind), thread, {
-      input: say(call("write_file", { file_path: "/b.md", content: "from B\n" })),
-    });
+  it.each(KINDS)(
+    "a thread started on A continues on B (%s)",
+    async (kind) => {
+      const thread = (await on("A", kind).threads.create()).thread_id;
+      const first = `${call("record", { note: `move-${kind}`, size: BIG })}\n${call("write_file", {
+        file_path: "/a.md",
+        content: "from A\n",
+      })}`;
+      await run(on("A", kind), thread, { input: say(first) });
+      await run(on("B", kind), thread, {
+        input: say(call("write_file", { file_path: "/b.md", content: "from B\n" })),
+      });
 
-    const [fromA, fromB] = await Promise.all([
-      on("A", kind).threads.getState(thread),
-      on("B", kind).threads.getState(thread),
-    ]);
-    expect(fromB.values).toEqual(fromA.values);
-    const values = fromB.values as any;
-    expect(Object.keys(values.files).sort()).toEqual(["/a.md", "/b.md"]);
-    expect(values.files["/b.md"].content).toBe("from B\n");
-    const { pairs } = messagesOf(values);
-    expect(pairs.map(([type]) => type)).toEqual([
-      ...["human", "ai", "tool", "tool", "ai"],
-      ...["human", "ai", "tool", "ai"],
-    ]);
-    const history = async (name: "A" | "B") =>
-      (await on(name, kind).threads.getHistory(thread, { limit: 50 })).map(
-        (h) => h.checkpoint.checkpoint_id,
-      );
-    expect(await history("B")).toEqual(await history("A"));
-    expect(executions(ledger, "record", `move-${kind}`)).toBe(1);
-  });
+      const [fromA, fromB] = await Promise.all([
+        on("A", kind).threads.getState(thread),
+        on("B", kind).threads.getState(thread),
+      ]);
+      expect(fromB.values).toEqual(fromA.values);
+      const values = fromB.values as any;
+      expect(Object.keys(values.files).sort()).toEqual(["/a.md", "/b.md"]);
+      expect(values.files["/b.md"].content).toBe("from B\n");
+      const { pairs } = messagesOf(values);
+      expect(pairs.map(([type]) => type)).toEqual([
+        ...["human", "ai", "tool", "tool", "ai"],
+        ...["human", "ai", "tool", "ai"],
+      ]);
+      const history = async (name: "A" | "B") =>
+        (await on(name, kind).threads.getHistory(thread, { limit: 50 })).map(
+          (h) => h.checkpoint.checkpoint_id,
+        );
+      expect(await history("B")).toEqual(await history("A"));
+      expect(executions(ledger, "record", `move-${kind}`)).toBe(1);
+    },
+    60_000,
+  );
 
-  it.each(KINDS)("one approval decided on A and B at once runs once (%s)", async (kind) => {
-    const thread = (await on("A", kind).threads.create()).thread_id;
-    const order = `order-${kind}`;
-    await run(on("A", kind), thread, { input: say(call("ship", { order })) });
-    expect((await on("B", kind).threads.getState(thread)).next.length).toBeGreaterThan(0);
-    expect(executions(ledger, "ship", order)).toBe(0);
+  it.each(KINDS)(
+    "one approval decided on A and B at once runs once (%s)",
+    async (kind) => {
+      const thread = (await on("A", kind).threads.create()).thread_id;
+      const order = `order-${kind}`;
+      await run(on("A", kind), thread, { input: say(call("ship", { order })) });
+      expect((await on("B", kind).threads.getState(thread)).next.length).toBeGreaterThan(0);
+      expect(executions(ledger, "ship", order)).toBe(0);
 
-    const approve = { command: { resume: { decisions: [{ type: "approve" }] } } };
-    const both = await Promise.allSettled([
-      run(on("A", kind), thread, approve),
-      run(on("B", kind), thread, approve),
-    ]);
-    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    const refused = both.find((r) => r.status === "rejected") as PromiseRejectedResult;
-    expect(String(refused.reason)).toMatch(/409|thread busy/);
+      const approve = { command: { resume: { decisions: [{ type: "approve" }] } } };
+      const both = await Promise.allSettled([
+        run(on("A", kind), thread, approve),
+        run(on("B", kind), thread, approve),
+      ]);
+      expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const refused = both.find((r) => r.status === "rejected") as PromiseRejectedResult;
+      expect(String(refused.reason)).toMatch(/409|thread busy/);
 
-    // A late second decision, after the first finished, does not run it again either.
-    await run(on("B", kind), thread, approve).catch(() => {});
-    const state = await on("A", kind).threads.getState(thread);
-    expect(state.next).toEqual([]);
-    const { pairs } = messagesOf(state.values);
-    expect(pairs.filter(([type]) => type === "tool")).toEqual([["tool", `shipped ${order}`]]);
-    expect(executions(ledger, "ship", order)).toBe(1);
-  });
+      // A late second decision, after the first finished, does not run it again either.
+      await run(on("B", kind), thread, approve).catch(() => {});
+      const state = await on("A", kind).threads.getState(thread);
+      expect(state.next).toEqual([]);
+      const { pairs } = messagesOf(state.values);
+      expect(pairs.filter(([type]) => type === "tool")).toEqual([["tool", `shipped ${order}`]]);
+      expect(executions(ledger, "ship", order)).toBe(1);
+    },
+    60_000,
+  );
 
   it.each(KINDS)(
     "20 threads run at once across A and B, nothing lost (%s)",
@@ -236,5 +244,5 @@ describe.skipIf(!installed || !pg)("two LangGraph servers on one PostgreSQL", ()
       }
       expect([f.key, executions(ledger, "record", f.key)]).toEqual([f.key, 1]);
     }
-  }, 60_000);
+  }, 90_000);
 });
