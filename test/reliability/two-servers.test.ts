@@ -175,7 +175,7 @@ describe.skipIf(!installed || !pg)("two LangGraph servers on one PostgreSQL", ()
         expect(executions(ledger, "record", `many-${kind}-${i}-2`)).toBe(1);
       }
     },
-    60_000,
+    90_000,
   );
 
   // Last: it kills A, with eight threads running on it. Per saver, one is killed while a tool
