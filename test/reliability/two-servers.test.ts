@@ -181,9 +181,9 @@ describe.skipIf(!installed || !pg)("two LangGraph servers on one PostgreSQL", ()
   // Last: it kills A, with eight threads running on it. Per saver, one is killed while a tool
   // runs, its sibling's result saved (a pending write of the step in progress); three are
   // killed the moment their next model call started, the step before it just finished.
-  // LangGraph's default durability ("async") loses those steps to the kill: measured with
-  // DELVE_DURABILITY=async, 14 of 16 such steps ran again through the wrapper and 1 of 16 on
-  // the plain saver (issue 17); the example's "sync" loses none.
+  // LangGraph's default durability ("async") loses those steps to the kill (issue 17): with
+  // DELVE_DURABILITY=async this case fails (two kills of 16 threads each this way: all 32
+  // finished steps lost, on either saver); the example's "sync" loses none.
   it("A killed with SIGKILL mid-run: B continues each thread, no finished tool call runs again", async () => {
     type Flow = { kind: SaverKind; flow: "tool" | "step"; key: string };
     const startOnA = async (f: Flow) => {
