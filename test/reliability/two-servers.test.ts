@@ -216,6 +216,14 @@ describe.skipIf(!installed || !pg)("two LangGraph servers on one PostgreSQL", ()
     await until("every step thread at its next model call on A", hung, 30_000, 2);
     await servers.A!.kill();
 
+    // Each step the run moved past is saved: B shows its tool's result before resuming.
+    for (const f of steps) {
+      const { pairs } = messagesOf((await on("B", f.kind).threads.getState(f.thread)).values);
+      expect([
+        f.key,
+        pairs.some(([t, text]) => t === "tool" && text.startsWith("recorded")),
+      ]).toEqual([f.key, true]);
+    }
     const started = [...tools, ...steps];
     expect(started.map((f) => executions(ledger, "record", f.key))).toEqual(started.map(() => 1));
     await Promise.all(
