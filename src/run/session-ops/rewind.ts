@@ -1,6 +1,11 @@
 // Rewind: the thread goes back to the checkpoint before a turn (a LangGraph fork of it, under
 // the same thread id), and the workspace files the agent changed since go back with it.
+import fs from "node:fs";
+import path from "node:path";
 import type { RunSession } from "../engine.js";
+import type { ThreadConfig } from "../session-graph.js";
+import { insideWorkspace, planRewind } from "./rewind-plan.js";
+import { readTimeline } from "./timeline.js";
 import type { TurnPoint } from "./turns.js";
 
 /** What a rewind does to one file the agent changed after the turn began. */
@@ -60,9 +65,7 @@ export interface RewindResult {
  * for a turn the thread does not have.
  */
 export async function previewRewind(session: RunSession, turn: number): Promise<RewindPlan> {
-  void session;
-  void turn;
-  throw new Error("previewRewind: not implemented yet");
+  return planRewind(session, await readTimeline(session), turn).plan;
 }
 
 /**
@@ -78,8 +81,47 @@ export async function rewind(
   turn: number,
   options: RewindOptions = {},
 ): Promise<RewindResult> {
-  void session;
-  void turn;
-  void options;
-  throw new Error("rewind: not implemented yet");
+  const timeline = await readTimeline(session);
+  const { plan, at, targets } = planRewind(session, timeline, turn);
+  const restored: string[] = [];
+  const deleted: string[] = [];
+  const conflicts: RewindFile[] = [];
+  for (const file of plan.files) {
+    const target = targets.get(file.path);
+    const absolute = insideWorkspace(session.workspace, file.path);
+    const blocked =
+      file.conflict === "unknown" || (file.conflict === "changed_on_disk" && !options.force);
+    if (blocked || target === undefined || !absolute) {
+      conflicts.push(file);
+      continue;
+    }
+    if (target === null) {
+      fs.rmSync(absolute, { force: true });
+      deleted.push(file.path);
+    } else {
+      fs.mkdirSync(path.dirname(absolute), { recursive: true });
+      fs.writeFileSync(absolute, target);
+      restored.push(file.path);
+    }
+  }
+  const checkpoint = await forkAt(session, timeline.line[at.before]?.config);
+  return {
+    plan,
+    checkpoint_id: String(checkpoint.configurable.checkpoint_id ?? ""),
+    restored,
+    deleted,
+    conflicts,
+  };
+}
+
+// LangGraph time travel: a copy of the checkpoint becomes the thread's newest, so the next
+// `send` continues from it. The checkpoint before a first turn still has its start to run,
+// and one cut off mid-turn has work left: the copy is marked finished ("__end__"), so nothing
+// of the undone turn runs again when the thread continues.
+async function forkAt(session: RunSession, config: ThreadConfig | undefined): Promise<ThreadConfig> {
+  if (!config) throw new RangeError("the thread has no checkpoint to rewind to.");
+  const copy = await session.agent.updateState(config, undefined);
+  const state = await session.agent.getState(copy);
+  if (!(state?.next ?? []).length) return copy;
+  return session.agent.updateState(copy, null, "__end__");
 }
