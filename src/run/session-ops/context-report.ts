@@ -61,7 +61,11 @@ export async function contextReport(session: RunSession): Promise<ContextReport>
       }
     }
     const answered = readCalls.get(String((m as { tool_call_id?: string }).tool_call_id ?? ""));
-    if (m.getType() === "tool" && answered !== undefined && (m as { status?: string }).status !== "error") {
+    if (
+      m.getType() === "tool" &&
+      answered !== undefined &&
+      (m as { status?: string }).status !== "error"
+    ) {
       const moved = addFile(files, answered, contentText(m.content));
       chars -= moved.chars;
       tokens -= moved.tokens;

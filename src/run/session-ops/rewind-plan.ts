@@ -85,7 +85,8 @@ function messageText(m: any): string {
 
 const ACTION_TEXT = { restore: "restore", delete: "delete " } as const;
 const CONFLICT_TEXT = {
-  changed_on_disk: "changed on disk since the agent's last write: left as it is (force overwrites it)",
+  changed_on_disk:
+    "changed on disk since the agent's last write: left as it is (force overwrites it)",
   unknown: "its content before the turn is not known: left as it is",
 } as const;
 

@@ -118,7 +118,10 @@ export async function rewind(
 // `send` continues from it. The checkpoint before a first turn still has its start to run,
 // and one cut off mid-turn has work left: the copy is marked finished ("__end__"), so nothing
 // of the undone turn runs again when the thread continues.
-async function forkAt(session: RunSession, config: ThreadConfig | undefined): Promise<ThreadConfig> {
+async function forkAt(
+  session: RunSession,
+  config: ThreadConfig | undefined,
+): Promise<ThreadConfig> {
   if (!config) throw new RangeError("the thread has no checkpoint to rewind to.");
   const copy = await session.agent.updateState(config, undefined);
   const state = await session.agent.getState(copy);

@@ -26,9 +26,9 @@ export interface Timeline {
   turns: TurnAt[];
 }
 
-const idOf = (s: Snapshot | undefined): string => String(s?.config?.configurable?.checkpoint_id ?? "");
-const parentOf = (s: Snapshot): string =>
-  String(s.parentConfig?.configurable?.checkpoint_id ?? "");
+const idOf = (s: Snapshot | undefined): string =>
+  String(s?.config?.configurable?.checkpoint_id ?? "");
+const parentOf = (s: Snapshot): string => String(s.parentConfig?.configurable?.checkpoint_id ?? "");
 
 /** Reads the thread's line of checkpoints and what the operations need of it. */
 export async function readTimeline(session: RunSession): Promise<Timeline> {
