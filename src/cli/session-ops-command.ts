@@ -191,30 +191,36 @@ export async function contextCommand(args: ParsedArgs): Promise<number> {
 
 const BAR = 30;
 
-/** The context report as lines with bars (a share of the window each), as `/context` shows it. */
+// A bar of `share` (0-1) of BAR characters; anything above zero shows at least one.
+function bar(share: number): string {
+  const n = Math.min(BAR, Math.round(share * BAR));
+  return "#".repeat(n || (share > 0 ? 1 : 0)).padEnd(BAR, ".");
+}
+
+/**
+ * The context report as lines, as `/context` shows it: the window's use as a bar, then each
+ * part with a bar of its share of what is used.
+ */
 export function contextText(threadId: string, report: ContextReport): string {
-  const share = (tokens: number) => tokens / report.window;
-  const bar = (tokens: number) => {
-    const n = Math.round(share(tokens) * BAR);
-    return `${"#".repeat(n || (tokens > 0 ? 1 : 0))}`.padEnd(BAR, ".");
-  };
+  const used = report.total.tokens;
   const line = (label: string, p: { chars: number; tokens: number }, indent = "") =>
-    `${indent}${label.padEnd(24 - indent.length)} ${bar(p.tokens)} ${String(p.tokens).padStart(7)} tokens ${String(p.chars).padStart(8)} chars`;
+    `${indent}${label.padEnd(24 - indent.length)} ${bar(used ? p.tokens / used : 0)} ${String(p.tokens).padStart(7)} tokens ${String(p.chars).padStart(8)} chars`;
   const sum = (parts: ContextPart[]) => ({
     chars: parts.reduce((s, p) => s + p.chars, 0),
     tokens: parts.reduce((s, p) => s + p.tokens, 0),
   });
-  const percent = (share(report.total.tokens) * 100).toFixed(1);
-  const out = [
-    `thread ${threadId}: ~${report.total.tokens} of ${report.window} tokens (${percent}%)${report.windowAssumed ? ", window assumed (the model's profile gives none)" : ""}`,
+  const percent = ((used / report.window) * 100).toFixed(1);
+  const assumed = report.windowAssumed ? " (assumed: the model's profile gives none)" : "";
+  return [
+    `thread ${threadId}`,
+    `${"window".padEnd(24)} ${bar(used / report.window)} ${used} of ${report.window} tokens (${percent}%)${assumed}`,
     line("system prompt", report.systemPrompt),
     line(`tools (${report.tools.length})`, sum(report.tools)),
     ...report.tools.map((t) => line(t.name, t, "  ")),
     line(`messages (${report.messages.count})`, report.messages),
     line(`files (${report.files.length})`, sum(report.files)),
     ...report.files.map((f) => line(f.name, f, "  ")),
-  ];
-  return out.join("\n");
+  ].join("\n");
 }
 
 function oneLine(text: string): string {

@@ -127,7 +127,8 @@ describe("delve context, delve threads cost|compact", () => {
 
     const context = await h.delve(ws, ["context"]);
     expect(context.code, context.stderr).toBe(0);
-    expect(context.stdout).toContain(`thread ${id}: ~`);
+    expect(context.stdout).toContain(`thread ${id}\nwindow `);
+    expect(context.stdout).toMatch(/ \d+ of 128000 tokens \(\d+\.\d%\) \(assumed/);
     expect(context.stdout).toMatch(/system prompt +#+\.* +\d+ tokens/);
     expect(context.stdout).toMatch(/\n {2}read_file +/);
     expect(context.stdout).toMatch(/\n {2}README\.md +/);
