@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { listTurns, previewRewind, rewind, threadDiff } from "../../src/run/index.js";
+import { costReport, listTurns, previewRewind, rewind, threadDiff } from "../../src/run/index.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
 import { edit, open, read, requestLines, send, useFakeEnv, write } from "./session-ops-harness.js";
 
@@ -44,7 +44,7 @@ const TURN_2 = {
 };
 
 describe("rewind", () => {
-  it("restores a written and an edited file, deletes a created one, leaves a user-changed file as a conflict, and the next turn's request lacks the undone messages", async () => {
+  it("restores a written and an edited file, deletes a created one, leaves a user-changed file as a conflict, keeps the spent tokens, and the next turn's request lacks the undone messages", async () => {
     const ws = h.workspace({ "notes.txt": "one\n", "untouched.txt": "the user's\n" });
     const session = await open(h, ws);
     try {
@@ -74,7 +74,10 @@ describe("rewind", () => {
       // A preview changes nothing.
       expect(read(ws, "new.txt")).toBe("created in turn 2\n");
 
+      const spent = (await costReport(session)).total;
       const done = await rewind(session, 2);
+      // The undone turns' tokens were spent: they stay counted.
+      expect((await costReport(session)).total).toEqual(spent);
       expect(done.restored.sort()).toEqual(["draft.txt", "notes.txt"]);
       expect(done.deleted).toEqual(["new.txt"]);
       expect(done.conflicts.map((c) => c.path)).toEqual(["mine.txt"]);

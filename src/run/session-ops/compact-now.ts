@@ -12,7 +12,9 @@ import { messageTokens } from "../../context/token-estimate.js";
 import { LazyChatModel } from "../../models/lazy-chat-model.js";
 import { type UsageScope, withUsageScope } from "../../models/usage-scope.js";
 import type { RunSession } from "../engine.js";
+import { USAGE_KEY } from "../usage.js";
 import { ThreadFilesBackend } from "./thread-files-backend.js";
+import { writeState } from "./write-state.js";
 
 /** The conversation's size at one moment. */
 export interface ConversationSize {
@@ -90,15 +92,11 @@ export async function compactNow(
   if (!plan?.summary) return { compacted: false, before, after: before, summarized: 0 };
   const compacted = applyCompaction(messages, plan);
   const usage = scope.records.map((r) => ({ ...r, id: randomBytes(6).toString("base64url") }));
-  const written = await session.agent.updateState(session.config, {
+  await writeState(session, session.config, {
     messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...compacted],
     files: backend.changes,
-    ...(usage.length ? { usage } : {}),
+    ...(usage.length ? { [USAGE_KEY]: usage } : {}),
   });
-  // Written as the node that ran last; the graph then has that node's successors to run,
-  // which belong to the turn that already ended: mark them finished.
-  const after = await session.agent.getState(written);
-  if ((after?.next ?? []).length) await session.agent.updateState(written, null, "__end__");
   const transcript = plan.summary.additional_kwargs?.delve_transcript;
   return {
     compacted: true,

@@ -4,9 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 import type { RunSession } from "../engine.js";
 import type { ThreadConfig } from "../session-graph.js";
+import { readUsage, USAGE_KEY } from "../usage.js";
 import { insideWorkspace, planRewind } from "./rewind-plan.js";
-import { readTimeline } from "./timeline.js";
+import { readTimeline, type Timeline, type TurnAt } from "./timeline.js";
 import type { TurnPoint } from "./turns.js";
+import { settle, writeState } from "./write-state.js";
 
 /** What a rewind does to one file the agent changed after the turn began. */
 export interface RewindFile {
@@ -73,8 +75,9 @@ export async function previewRewind(session: RunSession, turn: number): Promise<
  * (the thread id stays, so `delve -c` continues the rewound thread), and the files the agent
  * changed since are restored to their content then (deleted when created after). Files the
  * agent did not change are never touched; a conflict is reported and left alone unless
- * `force`. Refuses (RangeError) a turn the thread does not have, and a thread waiting on an
- * approval is rewound like any other (the pause is dropped with the turn).
+ * `force`. The undone turns' usage records stay in the thread (their tokens were spent).
+ * Throws a RangeError for a turn the thread does not have; a thread waiting on an approval is
+ * rewound like any other (the pause goes with the turn).
  */
 export async function rewind(
   session: RunSession,
@@ -104,7 +107,7 @@ export async function rewind(
       restored.push(file.path);
     }
   }
-  const checkpoint = await forkAt(session, timeline.line[at.before]?.config);
+  const checkpoint = await forkAt(session, timeline, at);
   return {
     plan,
     checkpoint_id: String(checkpoint.configurable.checkpoint_id ?? ""),
@@ -116,15 +119,13 @@ export async function rewind(
 
 // LangGraph time travel: a copy of the checkpoint becomes the thread's newest, so the next
 // `send` continues from it. The checkpoint before a first turn still has its start to run,
-// and one cut off mid-turn has work left: the copy is marked finished ("__end__"), so nothing
-// of the undone turn runs again when the thread continues.
-async function forkAt(
-  session: RunSession,
-  config: ThreadConfig | undefined,
-): Promise<ThreadConfig> {
-  if (!config) throw new RangeError("the thread has no checkpoint to rewind to.");
-  const copy = await session.agent.updateState(config, undefined);
-  const state = await session.agent.getState(copy);
-  if (!(state?.next ?? []).length) return copy;
-  return session.agent.updateState(copy, null, "__end__");
+// and one cut off mid-turn has work left: the copy is settled, so nothing of the undone turn
+// runs again. The usage records of the undone turns are carried over: those tokens were spent.
+async function forkAt(session: RunSession, timeline: Timeline, at: TurnAt): Promise<ThreadConfig> {
+  const target = timeline.line[at.before];
+  if (!target?.config) throw new RangeError("the thread has no checkpoint to rewind to.");
+  const copy = await settle(session, await session.agent.updateState(target.config, undefined));
+  const kept = new Set(readUsage(target.values).map((r) => r.id));
+  const spent = readUsage(timeline.line.at(-1)?.values).filter((r) => !kept.has(r.id));
+  return spent.length ? writeState(session, copy, { [USAGE_KEY]: spent }) : copy;
 }
