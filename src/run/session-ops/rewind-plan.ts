@@ -25,10 +25,25 @@ export function turnOf(timeline: Timeline, turn: number): TurnAt {
   );
 }
 
-/** The absolute path of a workspace-relative one, or undefined when it leaves the workspace. */
+/**
+ * The absolute path of a workspace-relative one, or undefined when it leaves the workspace or
+ * passes through a symbolic link (rewind writes and deletes in the workspace's own tree only).
+ */
 export function insideWorkspace(workspace: string, file: string): string | undefined {
   const absolute = path.resolve(workspace, file);
-  return absolute.startsWith(workspace + path.sep) ? absolute : undefined;
+  if (!absolute.startsWith(workspace + path.sep)) return undefined;
+  let at = workspace;
+  for (const part of path.relative(workspace, absolute).split(path.sep)) {
+    at = path.join(at, part);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(at);
+    } catch {
+      break; // The rest does not exist (yet).
+    }
+    if (stat.isSymbolicLink()) return undefined;
+  }
+  return absolute;
 }
 
 function readText(file: string | undefined): string | undefined {
@@ -53,12 +68,15 @@ export function planRewind(session: RunSession, timeline: Timeline, turn: number
     const disk = readText(absolute);
     const created = !(file in before) && timeline.origins.get(file)?.origin === "created";
     // A file the agent created after the turn, already gone: nothing to undo.
-    if (created && disk === undefined) continue;
+    if (created && absolute && disk === undefined) continue;
     const target = created ? null : (before[file] ?? undefined);
     const entry: RewindFile = {
       path: file,
       action: created ? "delete" : "restore",
-      diff: target === undefined ? "" : createTwoFilesPatch(file, file, disk ?? "", target ?? ""),
+      diff:
+        target === undefined || !absolute
+          ? ""
+          : createTwoFilesPatch(file, file, disk ?? "", target ?? ""),
     };
     const expected = latest[file];
     if (target === undefined || expected === null || !absolute) entry.conflict = "unknown";

@@ -103,7 +103,7 @@ export async function rewind(
       deleted.push(file.path);
     } else {
       fs.mkdirSync(path.dirname(absolute), { recursive: true });
-      fs.writeFileSync(absolute, target);
+      writeNoFollow(absolute, target);
       restored.push(file.path);
     }
   }
@@ -128,4 +128,15 @@ async function forkAt(session: RunSession, timeline: Timeline, at: TurnAt): Prom
   const kept = new Set(readUsage(target.values).map((r) => r.id));
   const spent = readUsage(timeline.line.at(-1)?.values).filter((r) => !kept.has(r.id));
   return spent.length ? writeState(session, copy, { [USAGE_KEY]: spent }) : copy;
+}
+
+// A link put in the file's place after the check is not followed (the open fails instead).
+function writeNoFollow(file: string, text: string): void {
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o644);
+  try {
+    fs.writeFileSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
