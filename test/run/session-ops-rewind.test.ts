@@ -1,7 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { costReport, listTurns, previewRewind, rewind, threadDiff } from "../../src/run/index.js";
+import {
+  costReport,
+  listTurns,
+  openSession,
+  previewRewind,
+  rewind,
+  threadDiff,
+} from "../../src/run/index.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
 import { edit, open, read, requestLines, send, useFakeEnv, write } from "./session-ops-harness.js";
 
@@ -66,6 +73,7 @@ describe("rewind", () => {
         ["new.txt", "delete", undefined],
         ["notes.txt", "restore", undefined],
       ]);
+      expect(plan.warnings).toEqual([]);
       expect(plan.dropped[0]).toEqual({ role: "human", text: "second task" });
       expect(plan.dropped.at(-1)).toEqual({ role: "ai", text: "second done" });
       expect(plan.text).toContain("-v2\n+v1");
@@ -131,6 +139,47 @@ describe("rewind", () => {
       ]);
     } finally {
       await session.close();
+    }
+  });
+});
+
+describe("rewind, what it cannot undo", () => {
+  it("names commands and subagents of the undone turns, and the rewound thread is the one -c continues", async () => {
+    const ws = h.workspace();
+    const session = await open(h, ws);
+    try {
+      await send(h, session, { task: "first", replies: [{ text: "ok" }] });
+      await send(h, session, {
+        task: "second",
+        replies: [
+          {
+            toolCalls: [
+              { name: "execute", args: { command: "echo made > out.txt" } },
+              { name: "task", args: { description: "hi", subagent_type: "general-purpose" } },
+            ],
+          },
+          { text: "sub done" },
+          { text: "ok" },
+        ],
+      });
+      const other = await open(h, ws);
+      await other.close();
+      const plan = await previewRewind(session, 2);
+      expect(plan.warnings).toEqual([
+        "1 command ran with execute: what they changed is not undone.",
+        "1 subagent task ran: files subagents changed are not undone.",
+      ]);
+      expect(plan.text).toContain("note: 1 command ran with execute");
+      await rewind(session, 2);
+      expect(read(ws, "out.txt")).toBe("made\n");
+    } finally {
+      await session.close();
+    }
+    const latest = await openSession({ workspace: ws, continueLatest: true, readOnly: true });
+    try {
+      expect(latest.thread.id).toBe(session.thread.id);
+    } finally {
+      await latest.close();
     }
   });
 });

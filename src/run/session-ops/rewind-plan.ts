@@ -87,13 +87,38 @@ export function planRewind(session: RunSession, timeline: Timeline, turn: number
   const kept = new Set(
     (timeline.line[at.before]?.values?.messages ?? []).map((m: any) => String(m?.id ?? "")),
   );
-  const dropped = (timeline.line.at(-1)?.values?.messages ?? [])
-    .filter((m: any) => !kept.has(String(m?.id ?? "")))
-    .map((m: any) => ({ role: String(m?.getType?.() ?? "unknown"), text: messageText(m) }));
+  const undone = (timeline.line.at(-1)?.values?.messages ?? []).filter(
+    (m: any) => !kept.has(String(m?.id ?? "")),
+  );
+  const dropped = undone.map((m: any) => ({
+    role: String(m?.getType?.() ?? "unknown"),
+    text: messageText(m),
+  }));
   const { before: _, ...point } = at;
-  const plan: RewindPlan = { turn: point, dropped, files, text: "" };
+  const plan: RewindPlan = { turn: point, dropped, files, warnings: warningsOf(undone), text: "" };
   plan.text = planText(plan, timeline.turns.length);
   return { plan, at, targets };
+}
+
+// The calls of the undone turns whose effects on the workspace rewind cannot see.
+const UNTRACKED: Record<string, (n: number) => string> = {
+  execute: (n) =>
+    `${n} command${n === 1 ? "" : "s"} ran with execute: what they changed is not undone.`,
+  delete: (n) => `${n} delete call${n === 1 ? "" : "s"} removed files: they are not restored.`,
+  task: (n) =>
+    `${n} subagent task${n === 1 ? "" : "s"} ran: files subagents changed are not undone.`,
+};
+
+function warningsOf(messages: any[]): string[] {
+  const counts = new Map<string, number>();
+  for (const m of messages) {
+    for (const c of m?.tool_calls ?? []) {
+      if (UNTRACKED[c.name]) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+    }
+  }
+  return Object.keys(UNTRACKED).flatMap((name) =>
+    counts.has(name) ? [UNTRACKED[name]!(counts.get(name)!)] : [],
+  );
 }
 
 function messageText(m: any): string {
@@ -121,6 +146,7 @@ function planText(plan: RewindPlan, turns: number): string {
       `  ${ACTION_TEXT[f.action]} ${f.path}${f.conflict ? `  (conflict: ${CONFLICT_TEXT[f.conflict]})` : ""}`,
     );
   }
+  for (const w of plan.warnings) lines.push(`note: ${w}`);
   const diffs = plan.files.map((f) => f.diff).filter(Boolean);
   return [...lines, ...diffs].join("\n").replace(/\n*$/, "\n");
 }

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { RunSession } from "../engine.js";
 import type { ThreadConfig } from "../session-graph.js";
+import { openThreadsDb } from "../threads-db.js";
 import { readUsage, USAGE_KEY } from "../usage.js";
 import { insideWorkspace, planRewind } from "./rewind-plan.js";
 import { readTimeline, type Timeline, type TurnAt } from "./timeline.js";
@@ -37,6 +38,11 @@ export interface RewindPlan {
   dropped: Array<{ role: string; text: string }>;
   /** The files rewind changes (or would, if forced), sorted by path. */
   files: RewindFile[];
+  /**
+   * What the undone turns did that rewind cannot undo: commands run with `execute`, files
+   * removed with `delete`, subagents' work (`task`), each said in one sentence.
+   */
+  warnings: string[];
   /** The whole plan as text: the turns undone, then the diff of every file. */
   text: string;
 }
@@ -108,6 +114,13 @@ export async function rewind(
     }
   }
   const checkpoint = await forkAt(session, timeline, at);
+  // The rewound thread is the one to continue: `delve -c` takes the newest.
+  const db = await openThreadsDb(session.workspace);
+  try {
+    db.touch(session.thread.id);
+  } finally {
+    db.close();
+  }
   return {
     plan,
     checkpoint_id: String(checkpoint.configurable.checkpoint_id ?? ""),
