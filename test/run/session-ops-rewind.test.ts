@@ -143,6 +143,40 @@ describe("rewind", () => {
   });
 });
 
+describe("rewind of an edited file the user changed since", () => {
+  it("keeps the user's change elsewhere in the file and undoes the agent's edit; a change to the edited text itself is a conflict", async () => {
+    const ws = h.workspace({
+      "app.txt": "name: old\ncolour: red\n",
+      "other.txt": "size: small\n",
+    });
+    const session = await open(h, ws);
+    try {
+      await send(h, session, { task: "first", replies: [{ text: "ok" }] });
+      await send(h, session, {
+        task: "rename",
+        replies: [
+          {
+            toolCalls: [
+              edit("app.txt", "name: old", "name: new"),
+              edit("other.txt", "small", "big"),
+            ],
+          },
+          { text: "ok" },
+        ],
+      });
+      fs.writeFileSync(path.join(ws, "app.txt"), "name: new\ncolour: blue\n");
+      fs.writeFileSync(path.join(ws, "other.txt"), "size: huge\n");
+      const done = await rewind(session, 2, { force: true });
+      expect(done.restored).toEqual(["app.txt"]);
+      expect(read(ws, "app.txt")).toBe("name: old\ncolour: blue\n");
+      expect(done.conflicts.map((c) => [c.path, c.conflict])).toEqual([["other.txt", "unknown"]]);
+      expect(read(ws, "other.txt")).toBe("size: huge\n");
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe("rewind, what it cannot undo", () => {
   it("names commands and subagents of the undone turns, and the rewound thread is the one -c continues", async () => {
     const ws = h.workspace();
