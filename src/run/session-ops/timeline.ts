@@ -1,10 +1,9 @@
-// A thread's line of checkpoints, from its first to its newest, with the user turns in it and
-// the workspace files at each step. A rewound thread keeps its abandoned branches in the
-// checkpoint table: the line follows parent links back from the newest checkpoint only.
+// A thread's line of checkpoints, from its first to its newest (`readHistory`: a rewound
+// thread's undone branch left out), with the user turns in it and the files at each step.
 import type { RunSession } from "../engine.js";
 import { type FileMap, fileOrigins, filesByStep } from "../step-files.js";
 import { contentText } from "../stream-events.js";
-import { type Snapshot, type StepView, stepsOf } from "../thread-history.js";
+import { readHistory, type Snapshot, type StepView, stepsOf } from "../thread-history.js";
 import type { TurnPoint } from "./turns.js";
 
 /** One user turn and where it sits in the line. */
@@ -28,20 +27,10 @@ export interface Timeline {
 
 const idOf = (s: Snapshot | undefined): string =>
   String(s?.config?.configurable?.checkpoint_id ?? "");
-const parentOf = (s: Snapshot): string => String(s.parentConfig?.configurable?.checkpoint_id ?? "");
 
 /** Reads the thread's line of checkpoints and what the operations need of it. */
 export async function readTimeline(session: RunSession): Promise<Timeline> {
-  const byId = new Map<string, Snapshot>();
-  let head: Snapshot | undefined;
-  for await (const s of session.agent.getStateHistory(session.config) as AsyncIterable<Snapshot>) {
-    byId.set(idOf(s), s);
-    // Newest first: the first one is the head (the checkpoint `send` continues from).
-    head ??= s;
-  }
-  const line: Snapshot[] = [];
-  for (let s = head; s && line.length <= byId.size; s = byId.get(parentOf(s))) line.push(s);
-  line.reverse();
+  const line = await readHistory(session.agent.getStateHistory(session.config));
   const steps = stepsOf(line, session.thread.settings.model, session.prices);
   return {
     line,
