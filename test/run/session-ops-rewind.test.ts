@@ -6,11 +6,22 @@ import {
   listTurns,
   openSession,
   previewRewind,
+  readHistory,
   rewind,
+  stepsOf,
   threadDiff,
 } from "../../src/run/index.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
-import { edit, open, read, requestLines, send, useFakeEnv, write } from "./session-ops-harness.js";
+import {
+  edit,
+  MODEL,
+  open,
+  read,
+  requestLines,
+  send,
+  useFakeEnv,
+  write,
+} from "./session-ops-harness.js";
 
 // Rewind and the thread diff over a real thread: the real engine, its SQLite checkpoints, the
 // real ChatOpenAI on the local fake, real files on disk.
@@ -102,6 +113,11 @@ describe("rewind", () => {
       expect(lines).toContain("assistant: first done");
       expect(lines.at(-1)).toBe("user: third task");
       expect(lines.join("\n")).not.toContain("second");
+      // The viewer's reading of the thread follows the rewound line too.
+      const steps = stepsOf(await readHistory(session.history()), MODEL);
+      const texts = steps.flatMap((st) => st.messages.map((m) => m.text));
+      expect(texts).toContain("third task");
+      expect(texts.join("\n")).not.toContain("second");
     } finally {
       await session.close();
     }
