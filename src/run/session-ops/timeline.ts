@@ -1,5 +1,5 @@
-// A thread's line of checkpoints, from its first to its newest (`readHistory`: a rewound
-// thread's undone branch left out), with the user turns in it and the files at each step.
+// A thread's line of checkpoints, from its first to its newest (a rewound thread's undone
+// branch left out), with the user turns in it and the files the thread changed along it.
 import { isSummaryMessage } from "../../context/summarization/summarize.js";
 import { TRANSCRIPT_DIR } from "../../context/summarization/transcript-file.js";
 import type { RunSession } from "../engine.js";
@@ -19,7 +19,10 @@ export interface TurnAt extends TurnPoint {
 
 /** What the session operations read of a thread. */
 export interface Timeline {
-  /** The checkpoints from the first to the newest, parents before children. */
+  /**
+   * Checkpoints of the line, oldest first: every one, or (usually) only each turn's input
+   * checkpoint and the newest.
+   */
   line: Snapshot[];
   /** One step per checkpoint of `line`, with the messages it added. */
   steps: StepView[];
