@@ -27,6 +27,8 @@ export interface DelveConfig {
   prices?: Record<string, ModelPrice>;
   /** The `mcpServers` map of the Claude Desktop format, checked by the MCP loader. */
   mcpServers?: Record<string, unknown>;
+  /** Give the built-in agent the `ask_user` tool (as `delve run --ask-user`). */
+  askUser?: boolean;
 }
 
 const rulesSchema = z.strictObject({
@@ -47,6 +49,7 @@ export const configSchema = z.strictObject({
   rules: rulesSchema.optional(),
   prices: priceFileSchema.optional(),
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  askUser: z.boolean().optional(),
 });
 
 /** The keys a config accepts at each level, for "did you mean" suggestions. */
@@ -132,6 +135,7 @@ export function mergeConfigs(base: DelveConfig, over: DelveConfig): DelveConfig 
   if (over.model !== undefined) merged.model = over.model;
   if (over.approval !== undefined) merged.approval = over.approval;
   if (over.sandbox !== undefined) merged.sandbox = over.sandbox;
+  if (over.askUser !== undefined) merged.askUser = over.askUser;
   if (base.rules || over.rules) {
     const rules: ApprovalRules = {};
     for (const kind of ["allow", "ask", "deny"] as const) {

@@ -13,6 +13,8 @@ export interface SettingsFlags {
   approval?: ApprovalMode;
   mcp?: string;
   replay?: string;
+  /** Give the built-in agent `ask_user` (`--ask-user`). */
+  askUser?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function resolveSettings(
   const agent = abs(flags.agent) ?? stored?.agent;
   const mcp = abs(flags.mcp) ?? stored?.mcp;
   const replay = abs(flags.replay) ?? stored?.replay;
+  const askUser = flags.askUser || stored?.askUser || config.askUser === true;
   return {
     model,
     sandbox,
@@ -49,6 +52,7 @@ export function resolveSettings(
     ...(agent ? { agent } : {}),
     ...(mcp ? { mcp } : {}),
     ...(replay ? { replay } : {}),
+    ...(askUser ? { askUser: true } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export interface ThreadSettings {
   mcp?: string;
   /** The `--replay` cassette, when the thread runs on one. */
   replay?: string;
+  /** True when the built-in agent has the `ask_user` tool (`--ask-user`, config `askUser`). */
+  askUser?: boolean;
 }
 
 /** One row of the workspace's threads table. */
