@@ -53,7 +53,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       model: {
         type: "string",
         value: "provider:model",
-        help: "The model (also DELVE_MODEL and the config's model).",
+        help: "The model (also DELVE_MODEL and the config's model); human: you play the model.",
+      },
+      "human-io": {
+        type: "string",
+        value: "DIR",
+        help: "With --model human: write DIR/request-N.json and wait for DIR/reply-N.json instead of the terminal.",
       },
       agent: {
         type: "string",

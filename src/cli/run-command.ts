@@ -104,6 +104,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       ...(str(v.replay) ? { replay: str(v.replay) } : {}),
       ...(str(v.record) ? { record: str(v.record) } : {}),
       ...(v["ask-user"] ? { askUser: true } : {}),
+      ...(str(v["human-io"]) ? { humanIo: str(v["human-io"]) } : {}),
     }),
   );
   try {

@@ -15,6 +15,8 @@ export interface SettingsFlags {
   replay?: string;
   /** Give the built-in agent `ask_user` (`--ask-user`). */
   askUser?: boolean;
+  /** With `--model human`: exchange requests and replies through this directory. */
+  humanIo?: string;
 }
 
 /**
@@ -45,6 +47,13 @@ export function resolveSettings(
   const mcp = abs(flags.mcp) ?? stored?.mcp;
   const replay = abs(flags.replay) ?? stored?.replay;
   const askUser = flags.askUser || stored?.askUser || config.askUser === true;
+  const humanIo = abs(flags.humanIo) ?? stored?.humanIo;
+  if (humanIo && model !== "human") {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      `--human-io goes with --model human (the model is ${model}): add --model human, or drop --human-io.`,
+    );
+  }
   return {
     model,
     sandbox,
@@ -53,6 +62,7 @@ export function resolveSettings(
     ...(mcp ? { mcp } : {}),
     ...(replay ? { replay } : {}),
     ...(askUser ? { askUser: true } : {}),
+    ...(humanIo ? { humanIo } : {}),
   };
 }
 
