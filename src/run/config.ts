@@ -42,7 +42,10 @@ export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   model: z
     .string()
-    .regex(/^[^:\s]+:\S+$/, 'write "provider:model", e.g. "anthropic:claude-sonnet-4-6"')
+    .regex(
+      /^([^:\s]+:\S+|human)$/,
+      'write "provider:model", e.g. "anthropic:claude-sonnet-4-6" (or "human")',
+    )
     .optional(),
   approval: z.enum(["ask", "edits", "yolo"]).optional(),
   sandbox: z.enum(["auto", "bwrap", "none"]).optional(),
