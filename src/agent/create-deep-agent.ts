@@ -10,6 +10,7 @@ import { limitsMiddleware } from "../limits/middleware.js";
 import { recursionLimitFor, withRecursionStop } from "../limits/recursion.js";
 import { validateLimits } from "../limits/types.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
+import { modelRetryLayer, validateModelRetry } from "../models/model-retry.js";
 import { validatePermissions } from "../permissions/index.js";
 import { profileKeyOf } from "../profiles/keys.js";
 import { resolveProfile } from "../profiles/resolve.js";
@@ -94,6 +95,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   }
   const cache = validateCache(options.cache);
   const limits = validateLimits(options.limits);
+  const modelRetry = validateModelRetry(options.modelRetry);
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
@@ -142,6 +144,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
       };
     },
     limits: limitsMiddleware(limits),
+    ...(modelRetry ? { modelRetry: modelRetryLayer(modelRetry) } : {}),
     extraMiddleware: options.debug ? [debugMiddleware()] : [],
     interruptOn: validateInterruptOn(options.interruptOn, "interruptOn"),
     interruptOnGiven: true,

@@ -2,6 +2,7 @@
 // tests. Every name here is public API, re-exported by the package root (and `delve/testing`).
 
 export { LazyChatModel } from "./lazy-chat-model.js";
+export { DEFAULT_MODEL_RETRY, type ModelRetrySettings } from "./model-retry.js";
 export {
   ScriptedChatModel,
   type ScriptedReply,
