@@ -8,6 +8,7 @@ import {
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { DelveError } from "../errors/delve-error.js";
 import { ModelCallError } from "../errors/model-call-error.js";
+import { llmTypeOf } from "../langchain-seam/chat-models.js";
 
 /** The name of the layer that retries failed model calls. */
 export const MODEL_RETRY_MIDDLEWARE_NAME = "ModelRetryMiddleware";
@@ -121,8 +122,7 @@ function requestIdOf(error: unknown): string | undefined {
 }
 
 function providerOf(model: unknown): string {
-  const type = (model as { _llmType?: () => string } | undefined)?._llmType?.();
-  return typeof type === "string" ? type.replace(/^lazy:/, "") : "model";
+  return llmTypeOf(model).replace(/^lazy:/, "") || "model";
 }
 
 type Handler = (request: any) => Promise<unknown>;
