@@ -132,7 +132,12 @@ type Handler = (request: any) => Promise<unknown>;
 async function attemptWithin(request: any, handler: Handler, ms: number): Promise<unknown> {
   const controller = new AbortController();
   const run: AbortSignal | undefined = request.runtime?.signal;
-  const signal = run ? AbortSignal.any([run, controller.signal]) : controller.signal;
+  // The run's cancel reaches the attempt's signal (a listener: cheaper per call than
+  // AbortSignal.any, which every model call would pay).
+  const forward = () => controller.abort(run?.reason);
+  if (run?.aborted) forward();
+  else run?.addEventListener("abort", forward, { once: true });
+  const signal = controller.signal;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -141,7 +146,9 @@ async function attemptWithin(request: any, handler: Handler, ms: number): Promis
       reject(timeout);
     }, ms);
   });
-  const call = handler({ ...request, modelSettings: { ...request.modelSettings, signal } });
+  // The attempt's signal goes with the call, so a timed-out attempt's request is dropped.
+  const modelSettings = { ...request.modelSettings, signal };
+  const call = handler({ ...request, modelSettings });
   try {
     return await Promise.race([call, expired]);
   } catch (error) {
@@ -149,6 +156,7 @@ async function attemptWithin(request: any, handler: Handler, ms: number): Promis
     throw unwrapped(error);
   } finally {
     clearTimeout(timer);
+    run?.removeEventListener("abort", forward);
     call.catch(() => {});
   }
 }

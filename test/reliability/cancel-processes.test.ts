@@ -25,7 +25,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const leftSince = (before: Set<number>) =>
   settledAlive(() => liveDescendants().filter((pid) => !before.has(pid)));
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out waiting");

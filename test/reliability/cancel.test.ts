@@ -18,17 +18,34 @@ const thread = (id: string) => ({ configurable: { thread_id: id } });
 const pendingOf = (agent: unknown, id: string) =>
   (agent as { getState(c: object): Promise<{ next: string[] }> }).getState(thread(id));
 
-// Invokes with a signal aborted after `ms`; resolves to the error and the time it took.
-async function abortAfter(agent: any, input: unknown, config: object, ms: number) {
+// Invokes with a signal aborted after `ms`, or once `ready()` holds; resolves to the error
+// and the time from the abort to the rejection.
+async function abortAfter(
+  agent: any,
+  input: unknown,
+  config: object,
+  when: number | (() => boolean),
+) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  const started = Date.now();
+  let abortedAt = 0;
+  const abort = () => {
+    abortedAt = Date.now();
+    controller.abort();
+  };
+  const timer = typeof when === "number" ? setTimeout(abort, when) : undefined;
+  const poll =
+    typeof when === "function"
+      ? setInterval(() => {
+          if (!abortedAt && when()) abort();
+        }, 10)
+      : undefined;
   const error = await agent.invoke(input, { ...config, signal: controller.signal }).then(
     () => undefined,
     (e: unknown) => e,
   );
   clearTimeout(timer);
-  return { error: error as Error | undefined, tookMs: Date.now() - started };
+  clearInterval(poll);
+  return { error: error as Error | undefined, tookMs: Date.now() - abortedAt };
 }
 
 // A tool that never returns on its first call (it records the signal it held) and
@@ -62,11 +79,15 @@ describe("cancel", () => {
       configuration: { baseURL: fake.url },
     });
     const agent = createDeepAgent({ model, checkpointer: new MemorySaver() });
-    const { error, tookMs } = await abortAfter(agent, user("hi"), thread("model"), 300);
+    // Aborted once the provider holds the request (not after a fixed delay: on a loaded
+    // machine the request may not be sent yet).
+    const { error, tookMs } = await abortAfter(agent, user("hi"), thread("model"), () =>
+      Boolean(fake?.requests.length),
+    );
     expect(error?.name).toBe("AbortError");
     expect(tookMs).toBeLessThan(3_000);
     // The HTTP request itself was cancelled, not left open.
-    const deadline = Date.now() + 3_000;
+    const deadline = Date.now() + 10_000;
     while (!fake.requests[0]?.abandoned && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(fake.requests[0]?.abandoned).toBe(true);
