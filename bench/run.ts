@@ -8,7 +8,7 @@
  *
  * @example
  * npx tsx bench/run.ts --smoke
- * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, cli, deferral, grep-fs
+ * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, long-thread, cli, deferral, grep-fs
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -27,6 +27,7 @@ import {
   type TargetCheck,
   target,
 } from "./lib/report.js";
+import { runLongThreadBench } from "./long-thread.js";
 import { runStateFilesBench } from "./state-files.js";
 import { runSurfaceBench } from "./surface.js";
 
@@ -78,6 +79,7 @@ const BENCHES: Bench[] = [
   { key: "state", run: runStateFilesBench },
   { key: "import", run: runImportTimeBench },
   { key: "checkpoints", run: runCheckpointsBench },
+  { key: "long-thread", run: runLongThreadBench },
   { key: "cli", run: runCliStartBench },
   { key: "deferral", run: runDeferralBench },
   ...(existsSync(GREP_FS_MODULE) ? [{ key: "grep-fs", run: grepFsBench }] : []),

@@ -129,6 +129,10 @@ export {
   MISSING_PROVIDER_ERROR_CODES,
   MissingProviderError,
   type MissingProviderErrorCode,
+  MODEL_CALL_ERROR_CODES,
+  ModelCallError,
+  type ModelCallErrorCode,
+  type ModelCallFailure,
 } from "./errors/index.js";
 export {
   FILESYSTEM_MIDDLEWARE_NAME,
@@ -146,6 +150,7 @@ export {
   readLimitHit,
 } from "./limits/index.js";
 export {
+  DEFAULT_MODEL_RETRY,
   HumanChatModel,
   type HumanChatModelOptions,
   type HumanReply,
@@ -153,6 +158,7 @@ export {
   type HumanRequestMessage,
   type HumanToolDefinition,
   LazyChatModel,
+  type ModelRetrySettings,
   ScriptedChatModel,
   type ScriptedStep,
   type ScriptedToolCall,

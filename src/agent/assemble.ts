@@ -10,6 +10,7 @@ import { filesystemMiddleware } from "../filesystem/middleware.js";
 import { pathApprovalGateOf, setPathApprovalGate } from "../filesystem/permission-guard.js";
 import { outputBudgetFor } from "../filesystem/tools/output-budget.js";
 import { LIMITS_MIDDLEWARE_NAME } from "../limits/types.js";
+import { MODEL_RETRY_MIDDLEWARE_NAME } from "../models/model-retry.js";
 import {
   TOOL_EXCLUSION_MIDDLEWARE_NAME,
   toolExclusionMiddleware,
@@ -137,6 +138,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
     [DEFERRAL_MIDDLEWARE_NAME]: deferral,
     [LIMITS_MIDDLEWARE_NAME]: spec.limits,
     [CONTEXT_LAYER_NAMES.summarization]: gpContext.summarization,
+    [MODEL_RETRY_MIDDLEWARE_NAME]: spec.modelRetry,
     [PROVIDER_REQUEST_MIDDLEWARE_NAME]: providerRequestMiddleware(),
   };
   const reasons = new Set<string>(askUser && spec.depth === 0 ? ["askUser"] : []);
@@ -176,6 +178,7 @@ export function buildStack(spec: StackSpec): BuiltStack {
       // Innermost model-call layer: it measures the request exactly as sent.
       [CONTEXT_LAYER_NAMES.summarization]: own.summarization,
       [SURFACE_PROBE_NAME]: surfaceProbeMiddleware(),
+      [MODEL_RETRY_MIDDLEWARE_NAME]: spec.modelRetry,
       [PROVIDER_REQUEST_MIDDLEWARE_NAME]: providerRequestMiddleware(),
     },
     tools,

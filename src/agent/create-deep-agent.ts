@@ -6,10 +6,12 @@ import { validateDeferTools } from "../deferral/defer-option.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { withUnwrappedErrors } from "../errors/unwrap.js";
 import type { filesystemMiddleware } from "../filesystem/middleware.js";
+import { withRunScopes } from "../limits/budget.js";
 import { limitsMiddleware } from "../limits/middleware.js";
 import { recursionLimitFor, withRecursionStop } from "../limits/recursion.js";
 import { validateLimits } from "../limits/types.js";
 import { LazyChatModel } from "../models/lazy-chat-model.js";
+import { modelRetryLayer, validateModelRetry } from "../models/model-retry.js";
 import { validatePermissions } from "../permissions/index.js";
 import { profileKeyOf } from "../profiles/keys.js";
 import { resolveProfile } from "../profiles/resolve.js";
@@ -94,6 +96,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   }
   const cache = validateCache(options.cache);
   const limits = validateLimits(options.limits);
+  const modelRetry = validateModelRetry(options.modelRetry);
   const userTools = normalizeTools(options.tools);
   const warnings: string[] = [];
   checkToolNames(userTools, conflict, warnings);
@@ -142,6 +145,7 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
       };
     },
     limits: limitsMiddleware(limits),
+    ...(modelRetry ? { modelRetry: modelRetryLayer(modelRetry) } : {}),
     extraMiddleware: options.debug ? [debugMiddleware()] : [],
     interruptOn: validateInterruptOn(options.interruptOn, "interruptOn"),
     interruptOnGiven: true,
@@ -175,19 +179,21 @@ export function createDeepAgent<const Middleware extends readonly AgentMiddlewar
   };
   const recursionLimit = recursionLimitFor(limits, DEFAULT_RECURSION_LIMIT);
   const agent = withRecursionStop(
-    withUnwrappedErrors(
-      compileStack({
-        ...params,
-        // The saver reads a long thread back fast (see withFastReads), and deleting a thread
-        // deletes its approval claims.
-        checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
-        cache,
-        // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
-        defaults: {
-          recursionLimit,
-          maxConcurrency: DEFAULT_MAX_CONCURRENCY,
-        },
-      }),
+    withRunScopes(
+      withUnwrappedErrors(
+        compileStack({
+          ...params,
+          // The saver reads a long thread back fast (see withFastReads), and deleting a thread
+          // deletes its approval claims.
+          checkpointer: withFastReads(withThreadClaimCleanup(options.checkpointer)),
+          cache,
+          // A deep agent takes many steps: LangGraph's default limit of 25 would end real runs early.
+          defaults: {
+            recursionLimit,
+            maxConcurrency: DEFAULT_MAX_CONCURRENCY,
+          },
+        }),
+      ),
     ),
     recursionLimit,
   ) as unknown as DeepAgent<Middleware>;

@@ -8,6 +8,7 @@ import type { AskUserOption } from "../ask-user/middleware.js";
 import type { BackendProtocol } from "../backends/protocol/protocol.js";
 import type { DeferToolsOption } from "../deferral/defer-option.js";
 import type { RunLimits } from "../limits/types.js";
+import type { ModelRetrySettings } from "../models/model-retry.js";
 import type { PermissionRule } from "../permissions/index.js";
 import type { HarnessProfile } from "../profiles/types.js";
 import type { CompiledSubAgent, SubAgent } from "../subagents/specs.js";
@@ -118,4 +119,12 @@ export interface CreateDeepAgentOptions {
    * state. See docs/limits.md.
    */
   limits?: RunLimits;
+  /**
+   * Retries of failed model calls (429 honouring Retry-After, 408, 409, 5xx, dropped
+   * connections, an attempt with no answer in `attemptTimeoutMs`), with backoff and jitter,
+   * through LangChain's `modelRetryMiddleware`; after the last one the run stops with a
+   * `ModelCallError` and the thread stays resumable. Default on; `false` turns it off (the
+   * provider class's own `maxRetries` then applies). See docs/limits.md.
+   */
+  modelRetry?: ModelRetrySettings | false;
 }

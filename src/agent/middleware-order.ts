@@ -2,6 +2,7 @@ import { APPROVAL_MIDDLEWARE_NAME } from "../approval/middleware.js";
 import { ASK_USER_MIDDLEWARE_NAME } from "../ask-user/question.js";
 import { DEFERRAL_MIDDLEWARE_NAME } from "../deferral/names.js";
 import { LIMITS_MIDDLEWARE_NAME } from "../limits/types.js";
+import { MODEL_RETRY_MIDDLEWARE_NAME } from "../models/model-retry.js";
 import { TOOL_EXCLUSION_MIDDLEWARE_NAME } from "../profiles/tool-exclusion.js";
 import { SURFACE_PROBE_NAME } from "../surface/probe.js";
 import { FILESYSTEM_MIDDLEWARE_NAME, SUBAGENT_MIDDLEWARE_NAME } from "./builtin-names.js";
@@ -66,6 +67,11 @@ export const MIDDLEWARE_ORDER = [
   },
   { name: CONTEXT_LAYER_NAMES.summarization, kind: "layer", when: "unless `summarization: false`" },
   { name: SURFACE_PROBE_NAME, kind: "layer", when: "always (inert unless `inspectSurface` runs)" },
+  {
+    name: MODEL_RETRY_MIDDLEWARE_NAME,
+    kind: "layer",
+    when: "unless `modelRetry: false` (retries 429, 5xx, dropped connections, timeouts)",
+  },
   {
     name: PROVIDER_REQUEST_MIDDLEWARE_NAME,
     kind: "layer",

@@ -44,6 +44,7 @@ const OPTION_KEYS = {
   deferTools: true,
   askUser: true,
   limits: true,
+  modelRetry: true,
 } as const satisfies Record<keyof CreateDeepAgentOptions, true>;
 
 /** Every option key `createDeepAgent` knows. */

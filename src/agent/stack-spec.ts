@@ -49,6 +49,8 @@ export interface StackSpec {
   resolveModel: (model: unknown) => { model: StackModel; profile: ResolvedProfile };
   /** The budgets and loop guard layer, shared by every stack of the tree. */
   limits?: StackMiddleware;
+  /** The model-call retry layer (`modelRetry`), shared by every stack of the tree. */
+  modelRetry?: StackMiddleware;
   /** Hook for middleware the caller adds after the user's (e.g. `debug`). */
   extraMiddleware?: StackMiddleware[];
   /** Tools gated by human approval (validated `interruptOn`). */

@@ -54,20 +54,46 @@ function derivedId(previous: string | undefined, message: BaseMessage): string {
   return `msg-${hash.digest("hex").slice(0, 32)}`;
 }
 
+// Each result's id -> position index, so the next step's reduce does not walk the whole
+// thread again (a step appends a few messages to hundreds). One map is shared along a chain
+// of results and only grows; every hit is checked against the array it is used for, so a
+// map that another branch (a replay from an older checkpoint) also extended stays correct:
+// an id missing from the map is in none of the chain's arrays.
+const indexes = new WeakMap<readonly unknown[], Map<string, number>>();
+
 /**
  * The `messages` reducer for a delta channel: appends, replaces by id, removes by
  * `RemoveMessage` (all of them with `REMOVE_ALL_MESSAGES`). Batching-invariant and free of
  * clock or random reads, so replaying stored writes rebuilds exactly the run's messages.
+ * A state this reducer produced is reused as it is: a step costs what it adds.
  */
 export function reduceMessagesBatch(
   state: readonly unknown[],
   writes: readonly unknown[],
 ): BaseMessage[] {
-  const result: (BaseMessage | null)[] = (state ?? []).map(toMessage);
-  const index = new Map<string, number>();
-  result.forEach((m, i) => {
-    if (m?.id != null) index.set(m.id, i);
-  });
+  const base = state ?? [];
+  let index = indexes.get(base);
+  let result: (BaseMessage | null)[];
+  if (index) result = base.slice() as BaseMessage[];
+  else {
+    result = base.map(toMessage);
+    const fresh = new Map<string, number>();
+    result.forEach((m, i) => {
+      if (m?.id != null) fresh.set(m.id, i);
+    });
+    index = fresh;
+  }
+  const map = index;
+  const positionOf = (id: string): number | undefined => {
+    const at = map.get(id);
+    if (at === undefined) return undefined;
+    if (result[at]?.id === id) return at;
+    const found = result.findIndex((m) => m?.id === id);
+    if (found < 0) return undefined;
+    map.set(id, found);
+    return found;
+  };
+  let removed = false;
   let last = lastId(result);
   for (const write of writes) {
     for (const like of Array.isArray(write) ? write : [write]) {
@@ -76,25 +102,31 @@ export function reduceMessagesBatch(
       if (RemoveMessage.isInstance(message)) {
         if (id === REMOVE_ALL_MESSAGES) {
           result.length = 0;
-          index.clear();
+          removed = true;
           last = undefined;
-        } else if (id != null && index.has(id)) {
-          result[index.get(id)!] = null;
-          index.delete(id);
+        } else if (id != null) {
+          const at = positionOf(id);
+          if (at === undefined) continue;
+          result[at] = null;
+          removed = true;
           last = lastId(result);
         }
         continue;
       }
       if (id == null) setMessageId(message, derivedId(last, message));
-      const at = index.get(message.id!);
-      if (at !== undefined) {
+      const at = removed ? result.findIndex((m) => m?.id === message.id) : positionOf(message.id!);
+      if (at !== undefined && at >= 0) {
         result[at] = message;
         continue;
       }
-      index.set(message.id!, result.length);
+      if (!removed) map.set(message.id!, result.length);
       result.push(message);
       last = message.id!;
     }
+  }
+  if (!removed) {
+    indexes.set(result, map);
+    return result as BaseMessage[];
   }
   return result.filter((m): m is BaseMessage => m !== null);
 }

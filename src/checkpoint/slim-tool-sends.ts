@@ -59,9 +59,16 @@ export function slimToolSends<T>(agent: T): T {
     return agent;
   }
   if (sendsOff()) return agent;
-  wrapToolRouters(agent, slimSends);
+  wrapToolRouters(agent, slimSends, routerState);
   graph[APPLIED] = true;
   return agent;
+}
+
+// What the routers read: a Send made from it copies no files; a Send that needs the whole
+// state (a jump) gets it back in slimSends.
+function routerState(state: any): any {
+  if (!state || typeof state !== "object") return state;
+  return { messages: state.messages, jumpTo: state.jumpTo };
 }
 
 // The router takes each call from the last AI message in the state, so a Send can name the
@@ -81,8 +88,10 @@ function slimSends(result: unknown, state: any): unknown {
     }
   }
   const slim = (r: any) => {
-    if (!(r instanceof Send) || r.node !== TOOLS_NODE || !r.args || !("lg_tool_call" in r.args)) {
-      return r;
+    if (!(r instanceof Send)) return r;
+    // A jump (to the tools or the model node) carries the state: the whole of it.
+    if (r.node !== TOOLS_NODE || !r.args || !("lg_tool_call" in r.args)) {
+      return new Send(r.node, { ...state, ...r.args });
     }
     const call = r.args.lg_tool_call;
     const known = call?.id ? inMessages.get(call.id) : undefined;

@@ -12,3 +12,9 @@ export {
   MissingProviderError,
   type MissingProviderErrorCode,
 } from "./missing-provider-error.js";
+export {
+  MODEL_CALL_ERROR_CODES,
+  ModelCallError,
+  type ModelCallErrorCode,
+  type ModelCallFailure,
+} from "./model-call-error.js";

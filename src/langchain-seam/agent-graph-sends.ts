@@ -67,12 +67,15 @@ export function hasToolRouters(agent: unknown): boolean {
 
 /**
  * Passes what each of the agent's routing branches returns (a Send, a node name, or a list
- * of them) through `map`, with the state the branch was given. False when the graph has no
- * branches where langchain keeps them.
+ * of them) through `map`, with the state the branch was given. With `narrow`, the branch
+ * itself is given `narrow(state)`: langchain's routers read only `messages` and `jumpTo`,
+ * and a `Send` deep-copies its arguments (`{ ...state }`: every file, every step) when it
+ * is made. False when the graph has no branches where langchain keeps them.
  */
 export function wrapToolRouters(
   agent: unknown,
   map: (result: unknown, state: any) => unknown,
+  narrow?: (state: any) => unknown,
 ): boolean {
   if (!hasToolRouters(agent)) return false;
   const branches = agentGraph(agent)!.builder.branches as Record<string, Record<string, any>>;
@@ -82,7 +85,7 @@ export function wrapToolRouters(
       if (!inner || typeof inner.invoke !== "function") continue;
       const path = Object.create(inner);
       path.invoke = async (state: unknown, config: unknown) =>
-        map(await inner.invoke(state, config), state);
+        map(await inner.invoke(narrow ? narrow(state) : state, config), state);
       branch.path = path;
     }
   }

@@ -35,24 +35,65 @@ export function zeroCounts(): BudgetCounts {
 
 /** The counts in an agent state (from `invoke`, `getState().values`); zero when none. */
 export function readBudget(state: unknown): BudgetCounts {
-  const saved = (state as Record<string, unknown> | undefined)?.[BUDGET_KEY];
+  return decodeCounts((state as Record<string, unknown> | undefined)?.[BUDGET_KEY]);
+}
+
+// The counts in the order the state's compact form lists them (then the run id).
+const ORDER = [
+  "modelCalls",
+  "toolCalls",
+  "tokens",
+  "costUsd",
+  "wallMs",
+  "subagentsTotal",
+] as const satisfies readonly (keyof BudgetCounts)[];
+
+/**
+ * The counts as the state keeps them: one short string, "6 3 1500 0.02 1002 0 <run>", since
+ * every checkpoint of the thread stores the channel (an object with named keys cost ~3x).
+ */
+export function encodeCounts(counts: BudgetCounts): string {
+  const numbers = ORDER.map((key) => String(counts[key]));
+  return counts.run ? `${numbers.join(" ")} ${counts.run}` : numbers.join(" ");
+}
+
+// The counts from a saved value: the compact string, `{ counts, limit }` after a limit was
+// hit, or the object of earlier versions (`{ modelCalls: 3, ... }`).
+function decodeCounts(saved: unknown): BudgetCounts {
   const counts = zeroCounts();
+  if (saved && typeof saved === "object" && typeof (saved as any).counts === "string")
+    saved = (saved as { counts: string }).counts;
+  if (typeof saved === "string") {
+    const parts = saved.split(" ");
+    ORDER.forEach((key, i) => {
+      const n = Number(parts[i]);
+      if (Number.isFinite(n) && n >= 0) counts[key] = n;
+    });
+    if (parts[ORDER.length]) counts.run = parts[ORDER.length];
+    return counts;
+  }
   if (!saved || typeof saved !== "object") return counts;
-  for (const key of Object.keys(counts) as (keyof BudgetCounts)[]) {
+  for (const key of ORDER) {
     const n = (saved as Record<string, unknown>)[key];
-    if (typeof n === "number" && Number.isFinite(n) && n >= 0) (counts as any)[key] = n;
+    if (typeof n === "number" && Number.isFinite(n) && n >= 0) counts[key] = n;
   }
   const run = (saved as { run?: unknown }).run;
   if (typeof run === "string") counts.run = run;
   return counts;
 }
 
-// Saved counts only grow, so the larger of two is the newer: a write replayed from the
-// input, or two parallel branches, never lower a count. `limit` is the last one written.
-export function mergeCounts(current: unknown, next: unknown): BudgetCounts & { limit?: unknown } {
+/**
+ * The channel's reducer. Saved counts only grow, so the larger of two is the newer: a write
+ * replayed from the input, or two parallel branches, never lower a count. `limit` is the
+ * last one written (`null` clears it). The result is the compact form.
+ */
+export function mergeCounts(
+  current: unknown,
+  next: unknown,
+): string | { counts: string; limit: unknown } {
   const limit = limitOf(next, limitOf(current, undefined));
   const merged = mergeNumbers(current, next);
-  return limit ? { ...merged, limit } : merged;
+  return limit ? { counts: encodeCounts(merged), limit } : encodeCounts(merged);
 }
 
 function limitOf(value: unknown, fallback: unknown): unknown {
@@ -61,12 +102,11 @@ function limitOf(value: unknown, fallback: unknown): unknown {
 }
 
 function mergeNumbers(current: unknown, next: unknown): BudgetCounts {
-  if (!next) return readBudget({ [BUDGET_KEY]: current });
-  const a = readBudget({ [BUDGET_KEY]: current });
-  const b = readBudget({ [BUDGET_KEY]: next });
+  const a = decodeCounts(current);
+  if (!next) return a;
+  const b = decodeCounts(next);
   const out = zeroCounts();
-  for (const key of Object.keys(out) as (keyof BudgetCounts)[])
-    (out as any)[key] = Math.max(a[key] as number, b[key] as number);
+  for (const key of ORDER) out[key] = Math.max(a[key], b[key]);
   const run = b.run ?? a.run;
   if (run) out.run = run;
   return out;
@@ -89,16 +129,52 @@ export function startRun(state: unknown, id?: string): BudgetContext {
   return context;
 }
 
+// One `invoke` or `stream` of the agent (withRunScopes): its run starts at its first call.
+const invokes = new AsyncLocalStorage<{ context?: BudgetContext }>();
+
 /**
- * The context of a call: a subagent's (opened by the parent's `task` call), else the main
+ * The context of a call: a subagent's (opened by the parent's `task` call), else the run of
+ * this `invoke` (started from the thread's saved counts at its first call), else the main
  * agent's run in progress (by the id in its state), else a run resumed in a new process.
  */
 export function contextOf(state: unknown): BudgetContext {
   const scoped = scopes.getStore();
   if (scoped) return scoped;
+  const invoke = invokes.getStore();
+  if (invoke) {
+    invoke.context ??= startRun(state);
+    return invoke.context;
+  }
   const run = readBudget(state).run;
   const found = run ? running.get(run) : undefined;
   return found ?? startRun(state, run);
+}
+
+/**
+ * Makes each `invoke` and `stream` of the agent one run for the budgets: a fresh live
+ * counter from the thread's saved counts (no graph node needed, so no checkpoint entry).
+ */
+export function withRunScopes<T extends object>(agent: T): T {
+  const target = agent as {
+    invoke?: (...args: unknown[]) => Promise<unknown>;
+    stream?: (...args: unknown[]) => Promise<unknown>;
+  };
+  const invoke = target.invoke?.bind(agent);
+  const stream = target.stream?.bind(agent);
+  if (invoke) target.invoke = (...args) => invokes.run({}, () => invoke(...args));
+  if (stream) {
+    target.stream = (...args) => {
+      const scope = {};
+      return invokes.run(scope, async () => {
+        const result = (await stream(...args)) as { next?: (...a: unknown[]) => unknown };
+        // The graph runs as the stream is read: each read runs in the same scope.
+        const next = result?.next?.bind(result);
+        if (next) result.next = (...a: unknown[]) => invokes.run(scope, () => next(...a));
+        return result;
+      });
+    };
+  }
+  return agent;
 }
 
 /** Whether a call runs inside a subagent. */
@@ -117,13 +193,9 @@ export function snapshot(live: LiveBudget): BudgetCounts {
   return { ...live.counts };
 }
 
-/**
- * The counts as the state keeps them: zero counts left out, since every checkpoint of the
- * thread stores a copy (readBudget reads a missing count as 0).
- */
-export function stateCopy(live: LiveBudget): Partial<BudgetCounts> {
-  const counts = snapshot(live);
-  return Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== 0));
+/** The counts as the state keeps them (`encodeCounts`), the wall time brought up to now. */
+export function stateCopy(live: LiveBudget): string {
+  return encodeCounts(snapshot(live));
 }
 
 const UNITS: Record<string, string> = {

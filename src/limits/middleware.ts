@@ -16,7 +16,6 @@ import {
   inSubagent,
   mergeCounts,
   snapshot,
-  startRun,
   stateCopy,
   withSubagentContext,
 } from "./budget.js";
@@ -48,13 +47,6 @@ export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
     stateSchema: new StateSchema({
       [BUDGET_KEY]: new ReducedValue(z.any().optional(), { reducer: mergeCounts as never }),
     }),
-    beforeAgent: (state) => {
-      if (inSubagent()) return undefined;
-      // A new run of the thread: a fresh live counter from the saved counts, no marker.
-      const context = startRun(state);
-      const clear = readLimitHit(state) ? { limit: null } : {};
-      return { [BUDGET_KEY]: { ...stateCopy(context.live), ...clear } } as never;
-    },
     wrapModelCall: async (request, handler) => {
       const context = contextOf(request.state);
       const hit = exceeded(context.live, limits);
@@ -65,18 +57,21 @@ export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
       // The summarizer's calls reported here go on to a usage middleware outside this one.
       outer?.records.push(...scope.records);
       const own = usageOfReply(response, "main");
-      const counts = context.live.counts;
-      counts.modelCalls += 1 + scope.records.filter((r) => r.agent === "summarizer").length;
+      const live = context.live.counts;
+      live.modelCalls += 1 + scope.records.filter((r) => r.agent === "summarizer").length;
       for (const record of own ? [...scope.records, own] : scope.records) {
-        counts.tokens += record.input + record.output;
-        counts.costUsd += costUsd(record, resolvePrice(record.model)) ?? 0;
+        live.tokens += record.input + record.output;
+        live.costUsd += costUsd(record, resolvePrice(record.model)) ?? 0;
       }
       const reply = AIMessage.isInstance(response) ? response : undefined;
       const verdict = context.guard.observe((reply?.tool_calls ?? []) as never, loop);
       if (verdict.stop) return stop(context, verdict.stop, reply?.id);
       nudges.set(context, verdict.nudges);
       if (!reply || inSubagent()) return response;
-      return new Command({ update: { [BUDGET_KEY]: stateCopy(context.live) } }) as never;
+      // The run goes on: a marker left by an earlier run of the thread is cleared.
+      const counts = stateCopy(context.live);
+      const update = readLimitHit(request.state) ? { counts, limit: null } : counts;
+      return new Command({ update: { [BUDGET_KEY]: update } }) as never;
     },
     wrapToolCall: async (request, handler) => {
       const context = contextOf(request.state);
@@ -160,7 +155,7 @@ function stop(context: BudgetContext, hit: LimitHit, replyId?: string): never {
   });
   const update: Record<string, unknown> = { messages: [message] };
   if (!inSubagent())
-    Object.assign(update, { [BUDGET_KEY]: { ...stateCopy(context.live), limit: hit } });
+    Object.assign(update, { [BUDGET_KEY]: { counts: stateCopy(context.live), limit: hit } });
   return new Command({ update }) as never;
 }
 

@@ -9,6 +9,7 @@ export type {
   HumanToolDefinition,
 } from "./human-protocol.js";
 export { LazyChatModel } from "./lazy-chat-model.js";
+export { DEFAULT_MODEL_RETRY, type ModelRetrySettings } from "./model-retry.js";
 export {
   ScriptedChatModel,
   type ScriptedReply,

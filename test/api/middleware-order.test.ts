@@ -80,6 +80,7 @@ describe("the default middleware order", () => {
       "LimitsMiddleware",
       "SummarizationMiddleware",
       "SurfaceProbe",
+      "ModelRetryMiddleware",
       "ProviderRequestMiddleware",
     ]);
   });
@@ -103,6 +104,7 @@ describe("the default middleware order", () => {
       "ToolDeferralMiddleware",
       "LimitsMiddleware",
       "SummarizationMiddleware",
+      "ModelRetryMiddleware",
       "ProviderRequestMiddleware",
     ]);
   });

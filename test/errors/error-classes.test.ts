@@ -22,6 +22,8 @@ const BUILD: Record<string, (C: ErrorClass) => Error> = {
   CassetteDriftError: (C) =>
     new C("REQUEST_CHANGED", "The request of step 2 changed.", { task: "t", step: 2, change: "x" }),
   McpConnectionError: (C) => new C("MCP_CONNECT_FAILED", "crm", "crm did not start"),
+  ModelCallError: (C) =>
+    new C("MODEL_CALL_FAILED", { provider: "openai", status: 503, attempts: 5 }, new Error("x")),
 };
 
 // One copy of the package: its entry modules and the error classes they export, by name.

@@ -5,6 +5,7 @@ import path from "node:path";
 // A small real MCP server (plain CommonJS, so it starts fast) with the misbehaviours the
 // client must survive. FIXTURE_LINGER=1 keeps it alive after its stdin closes, like a
 // server holding a pool or a timer: only the client's own clean-up can end it then.
+// FIXTURE_LOG=<file> adds hang_once, a tool that hangs until the client cancels it.
 const require = createRequire(import.meta.url);
 const FIXTURE = `
 const { McpServer } = require(${JSON.stringify(require.resolve("@modelcontextprotocol/sdk/server/mcp.js"))});
@@ -19,6 +20,16 @@ server.registerTool("sleep", { description: "Waits.", inputSchema: { ms: z.numbe
   await new Promise((r) => setTimeout(r, a.ms));
   return text("slept");
 });
+// FIXTURE_LOG=<file>: hang_once never answers its first call, and the client's
+// cancellation of a request is written to the file.
+if (process.env.FIXTURE_LOG) {
+  let calls = 0;
+  server.registerTool("hang_once", { description: "Hangs the first time." }, async (extra) => {
+    extra.signal.addEventListener("abort", () => require("node:fs").appendFileSync(process.env.FIXTURE_LOG, "cancelled\\n"));
+    if (calls++ === 0) await new Promise(() => {});
+    return text("answered");
+  });
+}
 server.registerTool("fail", { description: "Always fails." }, async () => ({ ...text("quota exceeded for today"), isError: true }));
 server.registerTool("chart", { description: "A chart." }, async () => ({ content: [
   { type: "text", text: "Sales by month" },

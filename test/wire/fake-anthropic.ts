@@ -20,6 +20,7 @@ export function startFakeAnthropic(): Promise<FakeApi> {
   return startFake({
     basePath: "",
     errorBody: anthropicError,
+    requestIdHeader: "request-id",
     routes: { "/v1/messages": { validate: validateMessages, answer: messagesAnswer } },
   });
 }

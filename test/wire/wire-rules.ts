@@ -11,11 +11,24 @@ export interface WireToolCall {
   id?: string;
 }
 
-/** One scripted answer: text, tool calls, or a forced provider error. */
+/**
+ * A transport fault a scripted turn injects: an HTTP 429 (with `retryAfter` seconds as the
+ * Retry-After header when given), a 500 or 503, a connection reset after the response
+ * started, or a hang (the request is never answered; the fake closes it on `close()`).
+ */
+export interface WireFault {
+  fault: "429" | "500" | "503" | "reset" | "hang";
+  retryAfter?: number;
+  /** The request id header the provider sends (x-request-id / request-id). */
+  requestId?: string;
+}
+
+/** One scripted answer: text, tool calls, a forced provider error, or a fault. */
 export type WireTurn =
   | { text: string; toolCalls?: undefined }
   | { toolCalls: WireToolCall[]; text?: string }
-  | { fail: string };
+  | { fail: string }
+  | WireFault;
 
 /** A request a fake received, with its verdict. */
 export interface WireRequest {
@@ -23,6 +36,8 @@ export interface WireRequest {
   body: any;
   /** The validation problem the fake answered 400 for; undefined when accepted. */
   rejected?: string;
+  /** A hanging request the client gave up: its connection closed before any answer. */
+  abandoned?: boolean;
 }
 
 /** A running fake provider: its base URL, what it received, and its script. */
@@ -210,6 +225,8 @@ export async function startFake(options: {
   >;
   errorBody(message: string): unknown;
   basePath: string;
+  /** The header the provider names its request id in. */
+  requestIdHeader?: string;
 }): Promise<FakeApi> {
   let turns: WireTurn[] = [];
   const requests: WireRequest[] = [];
@@ -240,6 +257,12 @@ export async function startFake(options: {
         requests[requests.length - 1]!.rejected = turn.fail;
         return send(400, options.errorBody(turn.fail));
       }
+      if ("fault" in turn) {
+        requests[requests.length - 1]!.rejected = `fault ${turn.fault}`;
+        const entry = requests[requests.length - 1]!;
+        if (turn.fault === "hang") res.on("close", () => (entry.abandoned = true));
+        return injectFault(res, turn, options.errorBody, options.requestIdHeader);
+      }
       return send(200, route.answer(turn, body));
     });
   });
@@ -259,6 +282,28 @@ export async function startFake(options: {
         server.close(() => resolve());
       }),
   };
+}
+
+function injectFault(
+  res: http.ServerResponse,
+  turn: WireFault,
+  errorBody: (message: string) => unknown,
+  requestIdHeader = "x-request-id",
+): void {
+  if (turn.fault === "hang") return; // Never answered; close() ends the socket.
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (turn.requestId) headers[requestIdHeader] = turn.requestId;
+  if (turn.fault === "reset") {
+    // The response starts, then the connection drops before its body is complete.
+    res.writeHead(200, headers);
+    res.write('{"id":"partial","choices":[');
+    setTimeout(() => res.socket?.resetAndDestroy(), 10);
+    return;
+  }
+  if (turn.retryAfter !== undefined) headers["retry-after"] = String(turn.retryAfter);
+  const message =
+    turn.fault === "429" ? "Rate limit reached, retry later." : "The server had an error.";
+  res.writeHead(Number(turn.fault), headers).end(JSON.stringify(errorBody(message)));
 }
 
 let counter = 0;

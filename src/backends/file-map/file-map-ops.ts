@@ -65,6 +65,8 @@ export function fileMapOfRecord(record: Readonly<Record<string, FileData>>): Fil
   return {
     get: (path) => (Object.hasOwn(record, path) ? record[path] : undefined),
     entries: () => Object.entries(record),
+    // A write checks the paths for a directory of its name: no entry pairs for that.
+    paths: () => Object.keys(record),
   };
 }
 

@@ -5,6 +5,8 @@ import type { BackendError, FileData } from "../protocol/protocol.js";
 export interface FileMapView {
   get(path: string): FileData | undefined;
   entries(): Iterable<[string, FileData]>;
+  /** The paths alone, when the view can list them without building entries. */
+  paths?(): Iterable<string>;
 }
 
 /**
@@ -30,6 +32,10 @@ export function dirPrefix(dir: string): string {
 
 function hasFilesUnder(files: FileMapView, dir: string): boolean {
   const prefix = dirPrefix(dir);
+  if (files.paths) {
+    for (const path of files.paths()) if (path.startsWith(prefix)) return true;
+    return false;
+  }
   for (const [path] of files.entries()) if (path.startsWith(prefix)) return true;
   return false;
 }

@@ -80,13 +80,25 @@ const filesInputSchema = () =>
 
 const filesValueSchema = () => z.record(z.string(), fileDataSchema).default(() => ({}));
 
+// The value as a middleware's state schema holds it: LangChain parses each middleware's
+// schema against the state at every model call, and a full parse would walk every file of
+// the thread each time. The writes are checked by the input schema; the stored value is
+// what the reducer made of them.
+const filesShapeSchema = () =>
+  z
+    .custom<Record<string, z.infer<typeof fileDataSchema>>>(
+      (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+      { message: "files must be an object of path -> file data" },
+    )
+    .default(() => ({}));
+
 /**
  * The `files` state channel of the filesystem middleware: a reduced value so parallel tool
  * calls (separate tasks) can each write files in one step without conflicting.
  * `createDeepAgent` replaces it with {@link filesDeltaValue}.
  */
 export function filesStateValue() {
-  return new ReducedValue(filesValueSchema(), {
+  return new ReducedValue(filesShapeSchema(), {
     inputSchema: filesInputSchema(),
     reducer: reduceFiles as any,
   });
