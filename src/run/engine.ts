@@ -12,12 +12,13 @@ import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { compileRules, narrowestRule } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
 import { openRunModel } from "./run-model.js";
+import type { SessionGraph, ThreadConfig } from "./session-graph.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
 import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
 import { readUsage } from "./usage.js";
 
-export { AlreadyDecidedError, UnknownThreadError };
+export { AlreadyDecidedError, type SessionGraph, type ThreadConfig, UnknownThreadError };
 
 /** What opens a run session. */
 export interface SessionOptions extends SettingsFlags {
@@ -52,6 +53,14 @@ export interface RunSession {
   readonly resumed: boolean;
   /** The workspace's real path. */
   readonly workspace: string;
+  /** The thread's compiled agent (time travel, the surface inspector). */
+  readonly agent: SessionGraph;
+  /** The LangGraph config of the thread's newest checkpoint. */
+  readonly config: ThreadConfig;
+  /** The run's model: its "provider:model" string, or a chat model (a cassette's). */
+  readonly model: unknown;
+  /** Prices over the shipped table: the config's and the session options'. */
+  readonly prices: Record<string, ModelPrice> | undefined;
   /** The calls the thread waits on (empty when it is not paused). */
   pending(): Promise<PendingCall[]>;
   /** Runs `task` (or, without one, continues from the last checkpoint) to its end. */
@@ -124,10 +133,14 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       runModel.save();
       await built.close();
     };
-    return session(db, thread, resumed, { agent: built.agent, close }, workspace, {
-      ...config.prices,
-      ...options.prices,
-    });
+    return session(
+      db,
+      thread,
+      resumed,
+      { agent: built.agent, model: runModel.model, close },
+      workspace,
+      { ...config.prices, ...options.prices },
+    );
   } catch (error) {
     db.close();
     throw error;
@@ -143,11 +156,11 @@ function session(
   db: ThreadsDb,
   thread: ThreadRow,
   resumed: boolean,
-  built: { agent: any; close(): Promise<void> },
+  built: { agent: any; model: unknown; close(): Promise<void> },
   workspace: string,
   prices: Record<string, ModelPrice> | undefined,
 ): RunSession {
-  const config = { configurable: { thread_id: thread.id } };
+  const config: ThreadConfig = { configurable: { thread_id: thread.id } };
   const agent = built.agent;
 
   const snapshot = () => agent.getState(config);
@@ -330,6 +343,10 @@ function session(
     thread,
     resumed,
     workspace,
+    agent,
+    config,
+    model: built.model,
+    prices,
     pending: async () => (await pendingWith()).calls,
     send(task, limits) {
       const input = task === undefined ? null : { messages: [{ role: "user", content: task }] };

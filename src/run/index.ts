@@ -17,7 +17,9 @@ export {
   openSession,
   type RunLimits,
   type RunSession,
+  type SessionGraph,
   type SessionOptions,
+  type ThreadConfig,
   UnknownThreadError,
 } from "./engine.js";
 export {
@@ -56,6 +58,36 @@ export {
   type RuleContext,
   type RuleVerdict,
 } from "./rules.js";
+export {
+  type CompactResult,
+  type ContextPart,
+  type ContextReport,
+  type ConversationSize,
+  type CostReport,
+  compactNow,
+  contextReport,
+  costReport,
+  listTurns,
+  previewRewind,
+  type RewindFile,
+  type RewindOptions,
+  type RewindPlan,
+  type RewindResult,
+  rewind,
+  type ThreadDiff,
+  type ToolsReport,
+  type TurnPoint,
+  threadDiff,
+  toolsReport,
+} from "./session-ops/index.js";
+export { diffFiles, type FileDiff, type FileMap, filesByStep } from "./step-files.js";
+export {
+  type MessageView,
+  readHistory,
+  type Snapshot,
+  type StepView,
+  stepsOf,
+} from "./thread-history.js";
 export { type ThreadRow, type ThreadSettings, threadsDbFile } from "./threads-db.js";
 export {
   readUsage,

@@ -1,0 +1,195 @@
+// What `delve ui` shows of a thread, read from its checkpoint history (getStateHistory):
+// steps with the messages each added, usage and cost per step, and the status of its end.
+import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
+import { contentText } from "./stream-events.js";
+import { readUsage, type UsageRecord } from "./usage.js";
+
+/** A thread's status as the viewer shows it. */
+export type ViewStatus = "completed" | "paused" | "failed" | "running";
+
+/** One message as the page renders it. */
+export interface MessageView {
+  id: string;
+  role: string;
+  text: string;
+  tool_calls?: Array<{ id: string; name: string; args: unknown }>;
+  /** For a tool result: the call it answers, the tool, success or error. */
+  tool_call_id?: string;
+  name?: string;
+  status?: "success" | "error";
+}
+
+/** One model call's tokens and cost. */
+export interface UsageView {
+  model: string;
+  agent: string;
+  input: number;
+  output: number;
+  cost_usd: number | null;
+}
+
+/** One checkpoint of the thread and what it added. */
+export interface StepView {
+  checkpoint_id: string;
+  parent_id: string | null;
+  step: number;
+  source: string;
+  created_at: string;
+  /** Time since the previous checkpoint (the model call or tools of this step). */
+  duration_ms: number | null;
+  messages: MessageView[];
+  usage: UsageView[];
+}
+
+/** A thread's figures for the list and the header. */
+export interface ThreadSummary {
+  status: ViewStatus;
+  turns: number;
+  tokens: { input: number; output: number };
+  cost_usd: number | null;
+  steps: number;
+  error?: string;
+}
+
+/** A LangGraph state snapshot, loosely typed (only what the viewer reads). */
+export type Snapshot = {
+  values?: any;
+  next?: string[];
+  tasks?: Array<{ interrupts?: unknown[]; error?: unknown }>;
+  config?: any;
+  parentConfig?: any;
+  metadata?: any;
+  createdAt?: string;
+};
+
+/** Snapshots oldest first. */
+export async function readHistory(history: AsyncIterable<Snapshot>): Promise<Snapshot[]> {
+  const out: Snapshot[] = [];
+  for await (const s of history) out.push(s);
+  return out.reverse();
+}
+
+const checkpointOf = (s: Snapshot | undefined): string =>
+  String(s?.config?.configurable?.checkpoint_id ?? "");
+
+/** One message of the state, as the page shows it. */
+export function messageView(m: any): MessageView {
+  const role = m?.getType?.() ?? m?.type ?? "unknown";
+  const view: MessageView = { id: String(m?.id ?? ""), role, text: contentText(m?.content) };
+  if (m?.tool_calls?.length) {
+    view.tool_calls = m.tool_calls.map((c: any) => ({
+      id: c.id ?? "",
+      name: c.name,
+      args: c.args,
+    }));
+  }
+  if (role === "tool") {
+    view.tool_call_id = String(m.tool_call_id ?? "");
+    view.name = String(m.name ?? "");
+    view.status = m.status === "error" ? "error" : "success";
+  }
+  return view;
+}
+
+/** The cost of one record: a model without a provider prefix is priced as the thread's model. */
+export function usageView(
+  r: UsageRecord,
+  threadModel: string,
+  prices?: Record<string, ModelPrice>,
+): UsageView {
+  const model = r.model.includes(":") ? r.model : threadModel;
+  const cost = costUsd(r, resolvePrice(model, prices));
+  return {
+    model: r.model,
+    agent: r.agent,
+    input: r.input,
+    output: r.output,
+    cost_usd: cost ?? null,
+  };
+}
+
+/** The steps of a thread: each checkpoint with the messages and usage it added. */
+export function stepsOf(
+  snapshots: Snapshot[],
+  threadModel: string,
+  prices?: Record<string, ModelPrice>,
+): StepView[] {
+  const seen = new Set<string>();
+  let usageSeen = 0;
+  let previous: Snapshot | undefined;
+  return snapshots.map((s) => {
+    const messages = (s.values?.messages ?? []).filter((m: any) => {
+      const key = String(m?.id ?? "");
+      if (!key || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const records = readUsage(s.values ?? {});
+    const added = records.slice(usageSeen);
+    usageSeen = Math.max(usageSeen, records.length);
+    const created = s.createdAt ?? "";
+    const before = previous?.createdAt;
+    previous = s;
+    return {
+      checkpoint_id: checkpointOf(s),
+      parent_id: s.parentConfig?.configurable?.checkpoint_id ?? null,
+      step: Number(s.metadata?.step ?? 0),
+      source: String(s.metadata?.source ?? ""),
+      created_at: created,
+      duration_ms: before && created ? Date.parse(created) - Date.parse(before) : null,
+      messages: messages.map(messageView),
+      usage: added.map((r) => usageView(r, threadModel, prices)),
+    };
+  });
+}
+
+/** How long a checkpoint with work left counts as a run still going (another process's). */
+export const RUNNING_GRACE_MS = 120_000;
+
+/** The figures of a thread from its steps and its last snapshot. */
+export function summaryOf(
+  steps: StepView[],
+  last: Snapshot | undefined,
+  now = Date.now(),
+): ThreadSummary {
+  const tokens = { input: 0, output: 0 };
+  let cost: number | null = 0;
+  let turns = 0;
+  for (const step of steps) {
+    for (const u of step.usage) {
+      tokens.input += u.input;
+      tokens.output += u.output;
+      cost = cost === null || u.cost_usd === null ? null : cost + u.cost_usd;
+    }
+    turns += step.messages.filter((m) => m.role === "ai").length;
+  }
+  const tasks = last?.tasks ?? [];
+  const failed = tasks.find((t) => t.error);
+  let status: ViewStatus = "completed";
+  if (tasks.some((t) => t.interrupts?.length)) status = "paused";
+  else if (failed) status = "failed";
+  // Work left, no interrupt, no error: a run going on (a CLI, another tab) while its last
+  // checkpoint is recent; past that, it was killed or cut off by a limit.
+  else if ((last?.next ?? []).length) {
+    const age = now - Date.parse(last?.createdAt ?? "");
+    status = age < RUNNING_GRACE_MS ? "running" : "failed";
+  }
+  return {
+    status,
+    turns,
+    tokens,
+    cost_usd: cost,
+    steps: steps.length,
+    ...(failed ? { error: errorText(failed.error) } : {}),
+  };
+}
+
+function errorText(error: unknown): string {
+  if (error && typeof error === "object" && "message" in error) return String(error.message);
+  return String(error);
+}
+
+/** The first line of a thread's task. */
+export function firstLine(title: string): string {
+  return (title.split("\n").find((l) => l.trim()) ?? "").trim().slice(0, 200);
+}
