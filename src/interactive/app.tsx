@@ -2,7 +2,7 @@
 // @jsxImportSource react
 // (tsx reads the tsconfig of the cwd, a user's workspace: the pragmas pin the JSX runtime here.)
 import { Box, Static, Text, useApp, useInput } from "ink";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { InteractiveController, Question } from "./controller.js";
 import { type Line, type Tone, tokens, usd } from "./lines.js";
 import { complete, completions } from "./slash-commands.js";
@@ -99,8 +99,19 @@ function QuestionView({ q, reason, color }: { q: Question; reason: string; color
 export function App({ controller, color }: { controller: InteractiveController; color: boolean }) {
   const state = useSyncExternalStore(controller.subscribe, controller.snapshot);
   const { exit } = useApp();
-  const [input, setInput] = useState("");
-  const [reason, setReason] = useState("");
+  // Refs, not state alone: a paste and its Enter can arrive in one read, before a re-render.
+  const inputRef = useRef("");
+  const reasonRef = useRef("");
+  const [input, setInputState] = useState("");
+  const [reason, setReasonState] = useState("");
+  const setInput = (next: (v: string) => string) => {
+    inputRef.current = next(inputRef.current);
+    setInputState(inputRef.current);
+  };
+  const setReason = (next: (v: string) => string) => {
+    reasonRef.current = next(reasonRef.current);
+    setReasonState(reasonRef.current);
+  };
 
   useEffect(() => {
     if (state.exiting) exit();
@@ -113,8 +124,8 @@ export function App({ controller, color }: { controller: InteractiveController; 
     if (q?.mode === "reason") {
       if (key.escape) return controller.cancelReason();
       if (key.return) {
-        const text = reason.trim();
-        setReason("");
+        const text = reasonRef.current.trim();
+        setReason(() => "");
         return void controller.answer("n", text);
       }
       if (key.backspace || key.delete) return setReason((r) => r.slice(0, -1));
@@ -127,14 +138,12 @@ export function App({ controller, color }: { controller: InteractiveController; 
       return;
     }
     if (key.escape) {
-      if (!controller.interrupt()) setInput("");
+      if (!controller.interrupt()) setInput(() => "");
       return;
     }
     if (key.return) {
-      const line = input;
-      if (state.busy && line.trim())
-        return controller.notice("a turn is running: wait, or Esc to interrupt");
-      setInput("");
+      const line = inputRef.current;
+      setInput(() => "");
       return void controller.submit(line);
     }
     if (key.tab) return setInput((v) => complete(v));

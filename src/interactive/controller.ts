@@ -53,6 +53,7 @@ export class InteractiveController {
   #ctrlCAt = 0;
   #nextId = 0;
   #reopen = false;
+  #queue: string[] = [];
 
   private constructor(session: RunSession, options: ControllerOptions) {
     this.session = session;
@@ -138,8 +139,12 @@ export class InteractiveController {
   async submit(line: string): Promise<void> {
     const text = line.trim();
     if (!text) return;
-    if (this.state.busy) return this.notice("a turn is running: wait, or Esc to interrupt");
-    if (this.state.question) return;
+    // Typed ahead while a turn runs or a question waits: it runs next, in order.
+    if (this.state.busy || this.state.question) {
+      this.#queue.push(text);
+      this.notice(`queued: ${text}`);
+      return;
+    }
     if (text.startsWith("/")) {
       await runSlash(this, text);
       return;
@@ -171,6 +176,14 @@ export class InteractiveController {
       await this.reopen({});
     }
     if (pending.length) this.#approve(pending);
+    else await this.#next();
+  }
+
+  async #next(): Promise<void> {
+    const line = this.#queue.shift();
+    if (line === undefined) return;
+    this.#set({ notice: undefined });
+    await this.submit(line);
   }
 
   // Asks for each pending call in turn; the engine gets every decision at once.
@@ -286,6 +299,7 @@ export class InteractiveController {
       this.#set({ question: undefined });
       if (key === "y") await onYes();
       else this.write([{ text: "cancelled", tone: "dim" }]);
+      await this.#next();
     };
   }
 

@@ -48,10 +48,7 @@ export function shortArgs(tool: string, args: unknown): string {
     return `${type}: ${oneLine(String(a.description ?? ""))}`;
   }
   const key = MAIN_ARGS.find((k) => typeof a[k] === "string");
-  if (key) {
-    const rest = Object.keys(a).filter((k) => k !== key).length;
-    return `${oneLine(a[key] as string)}${rest ? ` (+${rest} args)` : ""}`;
-  }
+  if (key) return oneLine(a[key] as string);
   const json = JSON.stringify(a);
   return json === "{}" ? "" : oneLine(json);
 }
@@ -116,6 +113,11 @@ export function diffLines(diff: string, indent = 0): Line[] {
       indent: indent + 2,
     });
   return lines;
+}
+
+/** "1 turn", "2 turns". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** A token count short: 950, 12.3k, 1.2M. */

@@ -4,6 +4,7 @@ import { readUsage, summarizeUsage, type UsageTotals } from "../run/usage.js";
 import type { InteractiveController } from "./controller.js";
 import { type Line, tokens, usd } from "./lines.js";
 import { findCommand, KEYS, parseSlash, SLASH_COMMANDS } from "./slash-commands.js";
+import { OPS_HANDLERS } from "./slash-ops.js";
 
 const APPROVALS = ["ask", "edits", "yolo"] as const;
 
@@ -20,7 +21,7 @@ export async function runSlash(c: InteractiveController, line: string): Promise<
   }
   c.write([{ text: `› /${command.name}${parsed.arg ? ` ${parsed.arg}` : ""}`, tone: "user" }]);
   try {
-    await (HANDLERS[command.name] ?? notYet)(c, parsed.arg);
+    await (HANDLERS[command.name] ?? OPS_HANDLERS[command.name] ?? notYet)(c, parsed.arg);
   } catch (error) {
     c.write([{ text: `✗ /${command.name}: ${(error as Error).message}`, tone: "error" }]);
   }
@@ -30,7 +31,7 @@ type Handler = (c: InteractiveController, arg: string) => Promise<void> | void;
 
 const notYet: Handler = (c) => c.notice("not available in this build");
 
-/** The handlers; the thread operations (/compact, /context...) are added by slash-ops. */
+/** The handlers of the session's own commands; slash-ops has the thread operations. */
 export const HANDLERS: Record<string, Handler> = {
   help(c) {
     const width = Math.max(...SLASH_COMMANDS.map((s) => `/${s.name} ${s.args ?? ""}`.length));

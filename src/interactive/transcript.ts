@@ -1,5 +1,5 @@
 import type { RunEvent, RunResult } from "../run/events.js";
-import { diffLines, foldedResult, type Line, shortArgs, textLines } from "./lines.js";
+import { count, diffLines, foldedResult, type Line, shortArgs, textLines } from "./lines.js";
 
 /** What the status line shows; updated by usage and result events. */
 export interface StatusInfo {
@@ -111,7 +111,7 @@ function resultLines(r: RunResult): Line[] {
   if (r.status === "paused") return [];
   return [
     {
-      text: `✓ done · ${r.turns} turns · ${r.tool_calls} tool calls · ${seconds}`,
+      text: `✓ done · ${count(r.turns, "turn")} · ${count(r.tool_calls, "tool call")} · ${seconds}`,
       tone: "dim",
     },
   ];

@@ -50,7 +50,13 @@ export function startPane(options: {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
-  const command = [process.execPath, "--import", LOADER, path.join(ROOT, CLI_ENTRY), ...options.args]
+  const command = [
+    process.execPath,
+    "--import",
+    LOADER,
+    path.join(ROOT, CLI_ENTRY),
+    ...options.args,
+  ]
     .map(quote)
     .join(" ");
   // The pane stays after delve exits, so its last screen and exit code can be read.
@@ -86,7 +92,7 @@ export function startPane(options: {
       tmux("send-keys", "-t", name, ...names);
     },
     screen,
-    async waitFor(text, timeoutMs = 20_000) {
+    async waitFor(text, timeoutMs = 45_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const now = screen({ history: true });
