@@ -117,13 +117,21 @@ export function App({ controller, color }: { controller: InteractiveController; 
     if (state.exiting) exit();
   }, [state.exiting, exit]);
 
-  useInput((typed, key) => {
+  useInput((raw, key) => {
+    // Text and its Enter can come as one chunk ("task\r"): a trailing return is Enter.
+    const enter = key.return || /[\r\n]$/.test(raw);
+    const typed = key.return ? raw : raw.replace(/[\r\n]+$/, "");
+    // The controller's state, not the render's: it may have changed since the last render.
+    const q = controller.state.question;
+    if (enter && typed && !key.return) {
+      if (q?.mode === "reason") setReason((r) => r + printable(typed));
+      else if (!q) setInput((v) => v + printable(typed));
+    }
     if (key.ctrl && typed === "c") return controller.ctrlC();
     if (key.ctrl && typed === "o") return controller.expand();
-    const q = state.question;
     if (q?.mode === "reason") {
       if (key.escape) return controller.cancelReason();
-      if (key.return) {
+      if (enter) {
         const text = reasonRef.current.trim();
         setReason(() => "");
         return void controller.answer("n", text);
@@ -141,7 +149,7 @@ export function App({ controller, color }: { controller: InteractiveController; 
       if (!controller.interrupt()) setInput(() => "");
       return;
     }
-    if (key.return) {
+    if (enter) {
       const line = inputRef.current;
       setInput(() => "");
       return void controller.submit(line);

@@ -54,6 +54,8 @@ export class InteractiveController {
   #nextId = 0;
   #reopen = false;
   #queue: string[] = [];
+  // While a session (re)opens, a typed line waits: it must reach the new session.
+  #opening = 0;
 
   private constructor(session: RunSession, options: ControllerOptions) {
     this.session = session;
@@ -140,13 +142,14 @@ export class InteractiveController {
     const text = line.trim();
     if (!text) return;
     // Typed ahead while a turn runs or a question waits: it runs next, in order.
-    if (this.state.busy || this.state.question) {
+    if (this.state.busy || this.state.question || this.#opening) {
       this.#queue.push(text);
       this.notice(`queued: ${text}`);
       return;
     }
     if (text.startsWith("/")) {
       await runSlash(this, text);
+      if (!this.state.question && !this.state.busy) await this.#next();
       return;
     }
     this.write([{ text: `› ${text}`, tone: "user", bold: true }]);
@@ -165,15 +168,16 @@ export class InteractiveController {
         if (result?.pending) pending = result.pending;
         if (event.type === "usage" || result) this.#set({ status: { ...this.#folder.status } });
       }
+      // Still busy: a line typed now must reach the reopened session.
+      if (this.#reopen) {
+        this.#reopen = false;
+        await this.reopen({});
+      }
     } catch (error) {
       this.write([{ text: `✗ ${(error as Error).message}`, tone: "error" }]);
     } finally {
       this.#abort = undefined;
       this.#set({ busy: false });
-    }
-    if (this.#reopen) {
-      this.#reopen = false;
-      await this.reopen({});
     }
     if (pending.length) this.#approve(pending);
     else await this.#next();
@@ -363,10 +367,35 @@ export class InteractiveController {
    * new one opened, so a bad /model leaves the session as it was.
    */
   async reopen(extra: Partial<SessionOptions>, fresh = false): Promise<void> {
+    const notices: string[] = [];
+    this.#opening++;
+    let next: RunSession;
+    try {
+      next = await openSession({
+        ...this.#nextOptions(fresh),
+        ...extra,
+        notice: (l) => notices.push(l),
+      });
+    } finally {
+      this.#opening--;
+    }
+    const old = this.session;
+    this.session = next;
+    await old.close();
+    for (const line of notices) this.write([{ text: line, tone: "dim" }]);
+    if (old.thread.id !== next.thread.id) await this.#attach();
+    else {
+      this.#folder.status.model = next.thread.settings.model;
+      this.#folder.status.approval = next.thread.settings.approval;
+      this.#set({ status: { ...this.#folder.status } });
+    }
+  }
+
+  // A new thread keeps the current one's settings; the same thread keeps its stored ones.
+  #nextOptions(fresh: boolean): SessionOptions {
     const s = this.session.thread.settings;
     const base = this.options.session;
-    const notices: string[] = [];
-    const next = await openSession({
+    return {
       workspace: this.session.workspace,
       ...(base.env ? { env: base.env } : {}),
       ...(base.prices ? { prices: base.prices } : {}),
@@ -380,19 +409,7 @@ export class InteractiveController {
             ...(s.replay ? { replay: s.replay } : {}),
           }
         : { threadId: this.session.thread.id }),
-      ...extra,
-      notice: (l) => notices.push(l),
-    });
-    const old = this.session;
-    this.session = next;
-    await old.close();
-    for (const line of notices) this.write([{ text: line, tone: "dim" }]);
-    if (old.thread.id !== next.thread.id) await this.#attach();
-    else {
-      this.#folder.status.model = next.thread.settings.model;
-      this.#folder.status.approval = next.thread.settings.approval;
-      this.#set({ status: { ...this.#folder.status } });
-    }
+    };
   }
 
   /** Leaves: stops a running turn and closes the session. */
