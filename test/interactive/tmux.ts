@@ -117,3 +117,12 @@ export function stopTmux(): void {
     tmux("kill-server");
   } catch {}
 }
+
+/** Waits until `check()` is true (polled every 50 ms); throws `what` at the deadline. */
+export async function until(check: () => boolean, what: string, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
