@@ -91,11 +91,38 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "threads",
-    usage: "delve threads list|show ID|delete ID [--json] [--cwd DIR]",
+    usage:
+      "delve threads list|show ID|turns ID|rewind ID --to N|diff ID|cost ID|compact ID|tools ID|delete ID [--json] [--cwd DIR]",
     summary:
-      "The workspace's threads (.delve/threads.db): list them, show one (messages, usage, cost, pending approvals), delete one.",
+      "The workspace's threads (.delve/threads.db): list them, show one (messages, usage, cost, pending approvals), list its turns, rewind it to before turn N (conversation and the files the agent changed), show everything it changed, its cost per model and agent, summarize it now, its tools, delete one.",
     maxPositionals: 2,
-    flags: { cwd, json },
+    flags: {
+      cwd,
+      json,
+      to: {
+        type: "string",
+        value: "N",
+        number: "integer",
+        help: "rewind: go back to before turn N (delve threads turns ID lists them).",
+      },
+      force: {
+        type: "boolean",
+        help: "rewind: also overwrite files changed on disk since the agent's last write.",
+      },
+      "dry-run": { type: "boolean", help: "rewind: print what would be undone; change nothing." },
+    },
+  },
+  {
+    name: "context",
+    usage: "delve context [--thread ID] [--json] [--cwd DIR]",
+    summary:
+      "What fills the model's window on the thread's next call (default: the newest thread): system prompt, each tool, messages, file contents, in tokens and characters, with bars.",
+    maxPositionals: 0,
+    flags: {
+      cwd,
+      json,
+      thread: { type: "string", value: "ID", help: "The thread (default: the newest)." },
+    },
   },
   {
     name: "pending",

@@ -19,6 +19,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   approve: async () => (await import("./run-command.js")).approveCommand,
   threads: async () => (await import("./threads-command.js")).threadsCommand,
   pending: async () => (await import("./threads-command.js")).pendingCommand,
+  context: async () => (await import("./session-ops-command.js")).contextCommand,
   ui: async () => (await import("./ui-command.js")).uiCommand,
   interactive: async () => (await import("./interactive-command.js")).interactiveCommand,
   doctor: async () => (await import("./doctor-command.js")).doctorCommand,

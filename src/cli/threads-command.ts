@@ -18,7 +18,7 @@ async function withThread<T>(
   }
 }
 
-/** `delve threads list|show ID|delete ID`. */
+/** `delve threads list|show ID|delete ID`, and the session operations (turns, rewind, ...). */
 export async function threadsCommand(args: ParsedArgs): Promise<number> {
   const [action = "list", id] = args.positionals;
   const json = Boolean(args.values.json);
@@ -51,8 +51,14 @@ export async function threadsCommand(args: ParsedArgs): Promise<number> {
     console.error(`deleted thread ${id}`);
     return 0;
   }
+  const ops = await import("./session-ops-command.js");
+  if ((ops.SESSION_OP_ACTIONS as readonly string[]).includes(action)) {
+    return ops.sessionOpCommand(action as (typeof ops.SESSION_OP_ACTIONS)[number], id, args);
+  }
   if (action !== "show") {
-    throw new UsageError(`delve threads takes list, show ID or delete ID; got "${action}".`);
+    throw new UsageError(
+      `delve threads takes list, show ID, ${ops.SESSION_OP_ACTIONS.map((a) => `${a} ID`).join(", ")} or delete ID; got "${action}".`,
+    );
   }
   return withThread(workspace, id, async (session) => {
     const [pending, totals, messages] = await Promise.all([

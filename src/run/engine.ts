@@ -133,14 +133,8 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       runModel.save();
       await built.close();
     };
-    return session(
-      db,
-      thread,
-      resumed,
-      { agent: built.agent, model: runModel.model, close },
-      workspace,
-      { ...config.prices, ...options.prices },
-    );
+    const parts = { agent: built.agent, model: runModel.model, close };
+    return session(db, thread, resumed, parts, workspace, { ...config.prices, ...options.prices });
   } catch (error) {
     db.close();
     throw error;

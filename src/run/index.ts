@@ -59,6 +59,8 @@ export {
   type RuleVerdict,
 } from "./rules.js";
 export {
+  COMPACT_NOW_KEEP,
+  type CompactOptions,
   type CompactResult,
   type ContextPart,
   type ContextReport,

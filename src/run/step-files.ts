@@ -15,6 +15,8 @@ interface Change {
   path: string;
   op: "write" | "edit";
   args: any;
+  /** For a write: false when its result says it overwrote a file that was there. */
+  created?: boolean;
 }
 
 const relative = (p: unknown) => String(p ?? "").replace(/^\/+/, "");
@@ -31,7 +33,8 @@ function changesOf(steps: StepView[]): Change[] {
       if (call?.name !== "write_file" && call?.name !== "edit_file") continue;
       const args = call.args ?? {};
       const op = call.name === "write_file" ? "write" : "edit";
-      out.push({ step: index, path: relative(args.file_path), op, args });
+      const created = op === "write" ? !m.text.startsWith("Overwrote") : undefined;
+      out.push({ step: index, path: relative(args.file_path), op, args, created });
     }
   });
   return out;
@@ -58,7 +61,11 @@ function baseOf(workspace: string, file: string, changes: Change[]): string | nu
   } catch {
     return null;
   }
-  for (const c of own.toReversed()) text = applyEdit(text, c.args, true);
+  for (const c of own.toReversed()) {
+    // The edit's new text is gone from the file: it changed since, and the base is unknown.
+    if (!text.includes(String(c.args.new_string ?? ""))) return null;
+    text = applyEdit(text, c.args, true);
+  }
   return text;
 }
 
@@ -88,6 +95,23 @@ export function filesByStep(steps: StepView[], workspace: string): FileMap[] {
     }
     return { ...files };
   });
+}
+
+/** How a file stood before the steps' first change to it, and the step of that change. */
+export interface FileOrigin {
+  /** `created` by a write; `existed` when first edited or overwritten. */
+  origin: "created" | "existed";
+  step: number;
+}
+
+/** The files the steps changed (workspace-relative), each with its origin. */
+export function fileOrigins(steps: StepView[]): Map<string, FileOrigin> {
+  const out = new Map<string, FileOrigin>();
+  for (const c of changesOf(steps)) {
+    if (out.has(c.path)) continue;
+    out.set(c.path, { origin: c.created ? "created" : "existed", step: c.step });
+  }
+  return out;
 }
 
 /** One file's unified diff between two maps (absent = empty). */

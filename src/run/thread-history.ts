@@ -62,15 +62,26 @@ export type Snapshot = {
   createdAt?: string;
 };
 
-/** Snapshots oldest first. */
-export async function readHistory(history: AsyncIterable<Snapshot>): Promise<Snapshot[]> {
-  const out: Snapshot[] = [];
-  for await (const s of history) out.push(s);
-  return out.reverse();
-}
-
 const checkpointOf = (s: Snapshot | undefined): string =>
   String(s?.config?.configurable?.checkpoint_id ?? "");
+
+/**
+ * The thread's line of snapshots, oldest first: the newest one and its ancestors by parent
+ * link. A rewound thread keeps the checkpoints of the turns it undid (another branch), which
+ * are left out.
+ */
+export async function readHistory(history: AsyncIterable<Snapshot>): Promise<Snapshot[]> {
+  const byId = new Map<string, Snapshot>();
+  let head: Snapshot | undefined;
+  for await (const s of history) {
+    byId.set(checkpointOf(s), s);
+    head ??= s; // Newest first: the first is the one the thread continues from.
+  }
+  const line: Snapshot[] = [];
+  const parentOf = (s: Snapshot) => String(s.parentConfig?.configurable?.checkpoint_id ?? "");
+  for (let s = head; s && line.length < byId.size; s = byId.get(parentOf(s))) line.push(s);
+  return line.reverse();
+}
 
 /** One message of the state, as the page shows it. */
 export function messageView(m: any): MessageView {

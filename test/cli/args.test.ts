@@ -32,6 +32,7 @@ const SAMPLE: Record<string, string> = {
   "max-cost": "0.25",
   repeat: "2",
   port: "4781",
+  to: "2",
 };
 
 describe("every command's flags", () => {

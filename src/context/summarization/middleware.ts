@@ -9,19 +9,18 @@ import { setMessageId } from "../../langchain-seam/messages.js";
 import { LazyChatModel } from "../../models/lazy-chat-model.js";
 import { PROBE_KEY } from "../../surface/probe.js";
 import { contextWindowAtCall, profileContextWindow, resolvesLazily } from "../context-window.js";
-import { requestTokens, textTokens } from "../token-estimate.js";
-import { findCutoff, type KeepPolicy, validateKeep } from "./cutoff.js";
-import { argFilePaths, keepArgs, keptNote } from "./kept-args.js";
-import { isContextOverflowError } from "./overflow.js";
-import { shortenOldFileArgs } from "./shorten-args.js";
+import { requestTokens } from "../token-estimate.js";
 import {
-  isSummaryMessage,
-  SUMMARY_PROMPT,
-  type Summarizer,
-  summaryMessage,
-  writeSummary,
-} from "./summarize.js";
-import { appendTranscript, TRANSCRIPT_DIR, transcriptPath } from "./transcript-file.js";
+  applyCompaction,
+  type Compaction,
+  type Compactor,
+  compactMessages,
+  mergeCompactions,
+} from "./compaction.js";
+import { type KeepPolicy, validateKeep } from "./cutoff.js";
+import { isContextOverflowError } from "./overflow.js";
+import type { Summarizer } from "./summarize.js";
+import { TRANSCRIPT_DIR, transcriptPath } from "./transcript-file.js";
 
 export type { KeepPolicy } from "./cutoff.js";
 
@@ -66,22 +65,6 @@ export interface SummarizationOptions {
   agentModel?: unknown;
   /** True when the named tool is visible to the model (the summary may mention read_file). */
   mentions?: (toolName: string) => boolean;
-}
-
-/** What one model call compacts with. */
-interface Compactor {
-  window: number;
-  threshold: number;
-  size: (messages: readonly BaseMessage[]) => number;
-  summarizer: Summarizer;
-  transcript: (messages: readonly BaseMessage[]) => string;
-}
-
-/** One compaction: what replaces what, by message id. */
-interface Compaction {
-  summarizedIds: string[];
-  replaced: BaseMessage[];
-  summary: BaseMessage | null;
 }
 
 /**
@@ -138,6 +121,9 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
       const size = (messages: readonly BaseMessage[]) =>
         requestTokens({ systemPrompt, messages, tools: request.tools });
       const compactor: Compactor = {
+        keep,
+        backend,
+        mentions,
         window,
         threshold: trigger * window,
         size,
@@ -149,7 +135,7 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
       let messages = request.messages;
       if (size(messages) >= compactor.threshold) {
         try {
-          plan = await compact(messages, compactor, false);
+          plan = await compactMessages(messages, compactor, false);
         } catch (error) {
           // Below the window still (85%): carry on uncompacted rather than end the run.
           console.warn(`[delve] summarization failed, continuing without it: ${messageOf(error)}`);
@@ -161,12 +147,14 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
         response = await handler({ ...request, messages });
       } catch (error) {
         if (!isContextOverflowError(error)) throw error;
-        const forced = await compact(messages, compactor, true).catch((failure: unknown) => {
-          console.warn(
-            `[delve] summarization after a context overflow failed: ${messageOf(failure)}`,
-          );
-          return undefined;
-        });
+        const forced = await compactMessages(messages, compactor, true).catch(
+          (failure: unknown) => {
+            console.warn(
+              `[delve] summarization after a context overflow failed: ${messageOf(failure)}`,
+            );
+            return undefined;
+          },
+        );
         if (!forced) throw error;
         plan = mergeCompactions(plan, forced);
         response = await handler({ ...request, messages: applyCompaction(messages, forced) });
@@ -188,85 +176,10 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
       });
     },
   });
-
-  // Shortens old file arguments, then (if still needed, or forced) summarises old messages.
-  async function compact(
-    messages: readonly BaseMessage[],
-    c: Compactor,
-    force: boolean,
-  ): Promise<Compaction | undefined> {
-    const cut = findCutoff(messages, keep, c.window);
-    const path = c.transcript(messages);
-    const keptAt = argFilePaths(path);
-    const shortened = shortenOldFileArgs(messages, cut, (a) => keptNote(a, keptAt(a)));
-    const current = shortened?.messages ?? [...messages];
-    const old = current.slice(0, cut);
-    const nothingToSummarize = old.every(isSummaryMessage);
-    if (nothingToSummarize || (!force && c.size(current) < c.threshold)) {
-      if (!shortened) return undefined;
-      // The file may have changed since: each shortened argument is kept in a file of its own.
-      const kept = await keepArgs(backend, shortened.args, keptAt);
-      const final = shortenOldFileArgs(messages, cut, (a) =>
-        kept.has(keptAt(a)) ? keptNote(a, keptAt(a)) : `(${a.value.length} chars, not kept)`,
-      )!;
-      return { summarizedIds: [], replaced: final.replaced, summary: null };
-    }
-    // Summarised messages go to the transcript in full; the summarizer reads them shortened.
-    const forSummary = shortenOldFileArgs(
-      messages,
-      cut,
-      (a) => `(${a.value.length} chars, omitted)`,
-    );
-    const summarized = (forSummary?.messages ?? current).slice(0, cut);
-    const summary = await writeSummary(
-      c.summarizer,
-      summarized,
-      summaryBudget(c.summarizer, c.window),
-    );
-    const saved = await appendTranscript(backend, path, messages.slice(0, cut));
-    const readHint = mentions("read_file") ? " (read it with read_file if you need details)" : "";
-    return {
-      summarizedIds: old.map((m) => m.id).filter((id): id is string => Boolean(id)),
-      replaced: [],
-      summary: summaryMessage(summary, saved, readHint),
-    };
-  }
 }
-
-// Rewrites the thread's messages with the compaction the last model call used.
-/**
- * A compaction applied to a message list: summarised messages removed (by id), shortened
- * ones swapped in (by id), and the summary, if any, first.
- */
-function applyCompaction(messages: readonly BaseMessage[], plan: Compaction): BaseMessage[] {
-  const gone = new Set(plan.summarizedIds);
-  const swaps = new Map(plan.replaced.map((m) => [m.id, m]));
-  const kept = messages
-    .filter((m) => !(m.id && gone.has(m.id)))
-    .map((m) => (m.id && swaps.get(m.id)) || m);
-  return plan.summary ? [plan.summary, ...kept] : kept;
-}
-
-// Tokens of transcript per summarizer request: 70% of its window, less the instructions.
-function summaryBudget(summarizer: Summarizer, window: number): number {
-  const own = profileContextWindow(summarizer) ?? window;
-  return Math.max(500, Math.floor(own * 0.7) - SUMMARY_PROMPT_TOKENS);
-}
-
-const SUMMARY_PROMPT_TOKENS = textTokens(SUMMARY_PROMPT) + 100;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function mergeCompactions(first: Compaction | undefined, second: Compaction): Compaction {
-  if (!first) return second;
-  const ids = [...first.summarizedIds, ...second.summarizedIds];
-  if (first.summary?.id) ids.push(first.summary.id);
-  const replaced = [...first.replaced, ...second.replaced].filter(
-    (m) => !(m.id && ids.includes(m.id)),
-  );
-  return { summarizedIds: ids, replaced, summary: second.summary ?? first.summary };
 }
 
 function resolveSummarizer(model: unknown): Summarizer | undefined {

@@ -1,7 +1,7 @@
 // Tokens and USD of a thread, per model and per agent (the main agent, each subagent type,
 // the summarizer), from the usage records in its state.
 import type { RunSession } from "../engine.js";
-import type { UsageSummary } from "../usage.js";
+import { readUsage, summarizeUsage, type UsageSummary } from "../usage.js";
 
 /** What `costReport` returns: the usage summary, priced with the session's prices. */
 export interface CostReport extends UsageSummary {
@@ -14,6 +14,10 @@ export interface CostReport extends UsageSummary {
  * no provider prefix is priced as the thread's model, as the engine's totals are.
  */
 export async function costReport(session: RunSession): Promise<CostReport> {
-  void session;
-  throw new Error("costReport: not implemented yet");
+  const state = await session.agent.getState(session.config);
+  const model = session.thread.settings.model;
+  const records = readUsage(state?.values ?? {}).map((r) =>
+    r.model.includes(":") ? r : { ...r, model },
+  );
+  return { model, ...summarizeUsage(records, session.prices) };
 }

@@ -1,7 +1,13 @@
 // Session operations behind the interactive terminal's slash commands and their headless
 // `delve threads` / `delve context` forms: UI-free, each over one open RunSession.
 
-export { type CompactResult, type ConversationSize, compactNow } from "./compact-now.js";
+export {
+  COMPACT_NOW_KEEP,
+  type CompactOptions,
+  type CompactResult,
+  type ConversationSize,
+  compactNow,
+} from "./compact-now.js";
 export { type ContextPart, type ContextReport, contextReport } from "./context-report.js";
 export { type CostReport, costReport } from "./cost-report.js";
 export {

@@ -1,7 +1,15 @@
 // Rewind: the thread goes back to the checkpoint before a turn (a LangGraph fork of it, under
 // the same thread id), and the workspace files the agent changed since go back with it.
+import fs from "node:fs";
+import path from "node:path";
 import type { RunSession } from "../engine.js";
+import type { ThreadConfig } from "../session-graph.js";
+import { openThreadsDb } from "../threads-db.js";
+import { readUsage, USAGE_KEY } from "../usage.js";
+import { insideWorkspace, planRewind } from "./rewind-plan.js";
+import { readTimeline, type Timeline, type TurnAt } from "./timeline.js";
 import type { TurnPoint } from "./turns.js";
+import { settle, writeState } from "./write-state.js";
 
 /** What a rewind does to one file the agent changed after the turn began. */
 export interface RewindFile {
@@ -30,6 +38,11 @@ export interface RewindPlan {
   dropped: Array<{ role: string; text: string }>;
   /** The files rewind changes (or would, if forced), sorted by path. */
   files: RewindFile[];
+  /**
+   * What the undone turns did that rewind cannot undo: commands run with `execute`, files
+   * removed with `delete`, subagents' work (`task`), each said in one sentence.
+   */
+  warnings: string[];
   /** The whole plan as text: the turns undone, then the diff of every file. */
   text: string;
 }
@@ -60,9 +73,7 @@ export interface RewindResult {
  * for a turn the thread does not have.
  */
 export async function previewRewind(session: RunSession, turn: number): Promise<RewindPlan> {
-  void session;
-  void turn;
-  throw new Error("previewRewind: not implemented yet");
+  return planRewind(session, await readTimeline(session), turn).plan;
 }
 
 /**
@@ -70,16 +81,75 @@ export async function previewRewind(session: RunSession, turn: number): Promise<
  * (the thread id stays, so `delve -c` continues the rewound thread), and the files the agent
  * changed since are restored to their content then (deleted when created after). Files the
  * agent did not change are never touched; a conflict is reported and left alone unless
- * `force`. Refuses (RangeError) a turn the thread does not have, and a thread waiting on an
- * approval is rewound like any other (the pause is dropped with the turn).
+ * `force`. The undone turns' usage records stay in the thread (their tokens were spent).
+ * Throws a RangeError for a turn the thread does not have; a thread waiting on an approval is
+ * rewound like any other (the pause goes with the turn).
  */
 export async function rewind(
   session: RunSession,
   turn: number,
   options: RewindOptions = {},
 ): Promise<RewindResult> {
-  void session;
-  void turn;
-  void options;
-  throw new Error("rewind: not implemented yet");
+  const timeline = await readTimeline(session);
+  const { plan, at, targets } = planRewind(session, timeline, turn);
+  const restored: string[] = [];
+  const deleted: string[] = [];
+  const conflicts: RewindFile[] = [];
+  for (const file of plan.files) {
+    const target = targets.get(file.path);
+    const absolute = insideWorkspace(session.workspace, file.path);
+    const blocked =
+      file.conflict === "unknown" || (file.conflict === "changed_on_disk" && !options.force);
+    if (blocked || target === undefined || !absolute) {
+      conflicts.push(file);
+      continue;
+    }
+    if (target === null) {
+      fs.rmSync(absolute, { force: true });
+      deleted.push(file.path);
+    } else {
+      fs.mkdirSync(path.dirname(absolute), { recursive: true });
+      writeNoFollow(absolute, target);
+      restored.push(file.path);
+    }
+  }
+  const checkpoint = await forkAt(session, timeline, at);
+  // The rewound thread is the one to continue: `delve -c` takes the newest.
+  const db = await openThreadsDb(session.workspace);
+  try {
+    db.touch(session.thread.id);
+  } finally {
+    db.close();
+  }
+  return {
+    plan,
+    checkpoint_id: String(checkpoint.configurable.checkpoint_id ?? ""),
+    restored,
+    deleted,
+    conflicts,
+  };
+}
+
+// LangGraph time travel: a copy of the checkpoint becomes the thread's newest, so the next
+// `send` continues from it. The checkpoint before a first turn still has its start to run,
+// and one cut off mid-turn has work left: the copy is settled, so nothing of the undone turn
+// runs again. The usage records of the undone turns are carried over: those tokens were spent.
+async function forkAt(session: RunSession, timeline: Timeline, at: TurnAt): Promise<ThreadConfig> {
+  const target = timeline.line[at.before];
+  if (!target?.config) throw new RangeError("the thread has no checkpoint to rewind to.");
+  const copy = await settle(session, await session.agent.updateState(target.config, undefined));
+  const kept = new Set(readUsage(target.values).map((r) => r.id));
+  const spent = readUsage(timeline.line.at(-1)?.values).filter((r) => !kept.has(r.id));
+  return spent.length ? writeState(session, copy, { [USAGE_KEY]: spent }) : copy;
+}
+
+// A link put in the file's place after the check is not followed (the open fails instead).
+function writeNoFollow(file: string, text: string): void {
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o644);
+  try {
+    fs.writeFileSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -1,6 +1,6 @@
 // The thread's tool surface: what the model is shown, what is registered but hidden and why,
 // and what is deferred until search_tools loads it.
-import type { SurfaceTool } from "../../surface/index.js";
+import { inspectSurface, type SurfaceTool } from "../../surface/index.js";
 import type { RunSession } from "../engine.js";
 
 /** What `toolsReport` returns. */
@@ -18,6 +18,12 @@ export interface ToolsReport {
 
 /** The thread agent's tools as the surface inspector sees them. */
 export async function toolsReport(session: RunSession): Promise<ToolsReport> {
-  void session;
-  throw new Error("toolsReport: not implemented yet");
+  const surface = await inspectSurface(session.agent);
+  return {
+    visible: surface.tools,
+    hidden: surface.hidden,
+    deferred: surface.deferred?.tools ?? [],
+    totalChars: surface.totalChars,
+    totalTokens: surface.totalTokens,
+  };
 }

@@ -1,6 +1,7 @@
 // A thread's user turns, read from its checkpoint history: where each one starts, so rewind
 // can go back to the checkpoint before it.
 import type { RunSession } from "../engine.js";
+import { readTimeline } from "./timeline.js";
 
 /** One user turn of a thread (a task or follow-up sent to it). */
 export interface TurnPoint {
@@ -16,6 +17,6 @@ export interface TurnPoint {
 
 /** The thread's user turns, oldest first (empty for a thread that has run nothing yet). */
 export async function listTurns(session: RunSession): Promise<TurnPoint[]> {
-  void session;
-  throw new Error("listTurns: not implemented yet");
+  const { turns } = await readTimeline(session);
+  return turns.map(({ before: _, ...turn }) => turn);
 }

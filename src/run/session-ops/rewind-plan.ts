@@ -1,0 +1,157 @@
+// What a rewind would do, worked out from the timeline and the files on disk (changes nothing).
+import fs from "node:fs";
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import type { RunSession } from "../engine.js";
+import { contentText } from "../stream-events.js";
+import type { RewindFile, RewindPlan } from "./rewind.js";
+import type { Timeline, TurnAt } from "./timeline.js";
+
+/** A plan with what carrying it out needs: each file's content after the rewind. */
+export interface PlanWithTargets {
+  plan: RewindPlan;
+  at: TurnAt;
+  /** Path to the content rewind writes (null: delete it). */
+  targets: Map<string, string | null>;
+}
+
+/** The turn, or a RangeError naming the turns the thread has. */
+export function turnOf(timeline: Timeline, turn: number): TurnAt {
+  const found = timeline.turns.find((t) => t.turn === turn);
+  if (found) return found;
+  const n = timeline.turns.length;
+  throw new RangeError(
+    `no turn ${turn} in this thread: it has ${n === 0 ? "none yet" : n === 1 ? "turn 1" : `turns 1-${n}`}.`,
+  );
+}
+
+/**
+ * The absolute path of a workspace-relative one, or undefined when it leaves the workspace or
+ * passes through a symbolic link (rewind writes and deletes in the workspace's own tree only).
+ */
+export function insideWorkspace(workspace: string, file: string): string | undefined {
+  const absolute = path.resolve(workspace, file);
+  if (!absolute.startsWith(workspace + path.sep)) return undefined;
+  let at = workspace;
+  for (const part of path.relative(workspace, absolute).split(path.sep)) {
+    at = path.join(at, part);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(at);
+    } catch {
+      break; // The rest does not exist (yet).
+    }
+    if (stat.isSymbolicLink()) return undefined;
+  }
+  return absolute;
+}
+
+function readText(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Works out the rewind to `turn`. */
+export function planRewind(session: RunSession, timeline: Timeline, turn: number): PlanWithTargets {
+  const at = turnOf(timeline, turn);
+  const before = timeline.files[at.before] ?? {};
+  const latest = timeline.files.at(-1) ?? {};
+  const files: RewindFile[] = [];
+  const targets = new Map<string, string | null>();
+  for (const file of Object.keys(latest).sort()) {
+    if (file in before && before[file] === latest[file]) continue;
+    const absolute = insideWorkspace(session.workspace, file);
+    const disk = readText(absolute);
+    const created = !(file in before) && timeline.origins.get(file)?.origin === "created";
+    // A file the agent created after the turn, already gone: nothing to undo.
+    if (created && absolute && disk === undefined) continue;
+    const target = created ? null : (before[file] ?? undefined);
+    const entry: RewindFile = {
+      path: file,
+      action: created ? "delete" : "restore",
+      diff:
+        target === undefined || !absolute
+          ? ""
+          : createTwoFilesPatch(file, file, disk ?? "", target ?? ""),
+    };
+    const expected = latest[file];
+    if (target === undefined || expected === null || !absolute) entry.conflict = "unknown";
+    else if (disk !== expected) entry.conflict = "changed_on_disk";
+    if (target !== undefined) targets.set(file, target);
+    files.push(entry);
+  }
+  const kept = new Set(
+    (timeline.line[at.before]?.values?.messages ?? []).map((m: any) => String(m?.id ?? "")),
+  );
+  const undone = (timeline.line.at(-1)?.values?.messages ?? []).filter(
+    (m: any) => !kept.has(String(m?.id ?? "")),
+  );
+  const dropped = undone.map((m: any) => ({
+    role: String(m?.getType?.() ?? "unknown"),
+    text: messageText(m),
+  }));
+  const { before: _, ...point } = at;
+  const plan: RewindPlan = { turn: point, dropped, files, warnings: warningsOf(undone), text: "" };
+  plan.text = planText(plan, timeline.turns.length);
+  return { plan, at, targets };
+}
+
+// The calls of the undone turns whose effects on the workspace rewind cannot see.
+const UNTRACKED: Record<string, (n: number) => string> = {
+  execute: (n) =>
+    `${n} command${n === 1 ? "" : "s"} ran with execute: what they changed is not undone.`,
+  delete: (n) => `${n} delete call${n === 1 ? "" : "s"} removed files: they are not restored.`,
+  task: (n) =>
+    `${n} subagent task${n === 1 ? "" : "s"} ran: files subagents changed are not undone.`,
+};
+
+function warningsOf(messages: any[]): string[] {
+  const counts = new Map<string, number>();
+  for (const m of messages) {
+    for (const c of m?.tool_calls ?? []) {
+      if (UNTRACKED[c.name]) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+    }
+  }
+  return Object.keys(UNTRACKED).flatMap((name) =>
+    counts.has(name) ? [UNTRACKED[name]!(counts.get(name)!)] : [],
+  );
+}
+
+function messageText(m: any): string {
+  const calls = (m?.tool_calls ?? []).map((c: any) => `${c.name}(${JSON.stringify(c.args)})`);
+  return [contentText(m?.content), ...calls].filter(Boolean).join(" ");
+}
+
+const ACTION_TEXT = { restore: "restore", delete: "delete " } as const;
+const CONFLICT_TEXT = {
+  changed_on_disk:
+    "changed on disk since the agent's last write: left as it is (force overwrites it)",
+  unknown: "its content before the turn is not known: left as it is",
+} as const;
+
+function planText(plan: RewindPlan, turns: number): string {
+  const undone = turns - plan.turn.turn + 1;
+  const lines = [
+    `rewind to before turn ${plan.turn.turn} (${JSON.stringify(oneLine(plan.turn.task, 60))}): undoes ${undone} turn${undone === 1 ? "" : "s"}, ${plan.dropped.length} message${plan.dropped.length === 1 ? "" : "s"}`,
+  ];
+  for (const m of plan.dropped) lines.push(`  - ${m.role}: ${oneLine(m.text, 100)}`);
+  if (plan.files.length === 0) lines.push("no file to restore");
+  else lines.push("files:");
+  for (const f of plan.files) {
+    lines.push(
+      `  ${ACTION_TEXT[f.action]} ${f.path}${f.conflict ? `  (conflict: ${CONFLICT_TEXT[f.conflict]})` : ""}`,
+    );
+  }
+  for (const w of plan.warnings) lines.push(`note: ${w}`);
+  const diffs = plan.files.map((f) => f.diff).filter(Boolean);
+  return [...lines, ...diffs].join("\n").replace(/\n*$/, "\n");
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
