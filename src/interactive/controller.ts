@@ -1,8 +1,7 @@
-import { addAllowRule } from "../run/config.js";
 import { openSession, type RunSession, type SessionOptions } from "../run/engine.js";
 import type { PendingCall, RunDecision, RunEvent } from "../run/events.js";
 import { approvalChoices, approvalPreview } from "./approval-view.js";
-import { editArgsInEditor } from "./editor.js";
+import { decisionFor } from "./decision.js";
 import { type Entry, type Line, shortArgs, textLines } from "./lines.js";
 import { runSlash } from "./slash-run.js";
 import { type StatusInfo, TranscriptFolder } from "./transcript.js";
@@ -229,62 +228,23 @@ export class InteractiveController {
     key: "y" | "n" | "e" | "a",
     reason: string | undefined,
   ): Promise<RunDecision | undefined> {
-    const name = `${call.tool} ${shortArgs(call.tool, call.args)}`;
-    if (key === "y") {
-      this.write([{ text: `✓ approved ${name}`, tone: "ok", truncate: true }]);
-      return { type: "approve" };
-    }
-    if (key === "n") {
-      if (reason === undefined) {
-        this.#set({ question: { ...this.state.question!, mode: "reason" } });
-        return undefined;
-      }
-      this.write([
-        { text: `✗ rejected ${name}`, tone: "error", truncate: true },
-        ...(reason ? textLines(`reason: ${reason}`, "dim", 2) : []),
-      ]);
-      return reason ? { type: "reject", message: reason } : { type: "reject" };
-    }
-    if (key === "e") {
-      if (!call.decisions.includes("edit")) return undefined;
-      try {
-        const args = editArgsInEditor(
-          call.args,
-          this.options.session.env ?? process.env,
-          this.options.suspend,
-        );
-        if (!args) {
-          this.notice("edit cancelled (the editor failed); decide again");
-          return undefined;
-        }
-        this.write([
-          { text: `✎ edited ${call.tool}`, tone: "ok" },
-          ...textLines(JSON.stringify(args), "dim", 2),
-        ]);
-        return { type: "edit", args };
-      } catch (error) {
-        this.notice(`${(error as Error).message} Decide again.`);
-        return undefined;
-      }
-    }
-    const rule = call.suggested_rule;
-    if (!rule) {
-      this.notice("no narrow rule fits this call; approve it with y");
+    if (key === "n" && reason === undefined) {
+      this.#set({ question: { ...this.state.question!, mode: "reason" } });
       return undefined;
     }
-    try {
-      addAllowRule(this.session.workspace, rule);
-    } catch (error) {
-      this.notice((error as Error).message);
+    const decided = decisionFor(call, key, reason, {
+      workspace: this.session.workspace,
+      env: this.options.session.env ?? process.env,
+      suspend: this.options.suspend,
+    });
+    if ("problem" in decided) {
+      this.notice(decided.problem);
       return undefined;
     }
-    // The session compiled its rules when it opened: reopen it so the rule applies next.
-    this.#reopen = true;
-    this.write([
-      { text: `✓ approved ${name}`, tone: "ok", truncate: true },
-      { text: `always allow: "${rule}" added to .delve/config.json`, tone: "ok" },
-    ]);
-    return { type: "approve" };
+    this.write(decided.lines);
+    // The session compiled its rules when it opened: reopen it so the new rule applies next.
+    if (decided.ruleAdded) this.#reopen = true;
+    return decided.decision;
   }
 
   /** Asks a yes/no question (y runs `onYes`). */

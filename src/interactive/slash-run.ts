@@ -1,6 +1,6 @@
-import { loadConfig } from "../run/config.js";
+import { costReport } from "../run/session-ops/index.js";
 import { openThreadsDb } from "../run/threads-db.js";
-import { readUsage, summarizeUsage, type UsageTotals } from "../run/usage.js";
+import type { UsageTotals } from "../run/usage.js";
 import type { InteractiveController } from "./controller.js";
 import { type Line, tokens, usd } from "./lines.js";
 import { findCommand, KEYS, parseSlash, SLASH_COMMANDS } from "./slash-commands.js";
@@ -94,16 +94,7 @@ export const HANDLERS: Record<string, Handler> = {
 };
 
 async function costLines(c: InteractiveController): Promise<Line[]> {
-  let values: unknown;
-  for await (const snapshot of c.session.history()) {
-    values = snapshot.values;
-    break;
-  }
-  const { config } = loadConfig({ cwd: c.session.workspace, env: c.options.session.env });
-  const summary = summarizeUsage(readUsage(values), {
-    ...config.prices,
-    ...c.options.session.prices,
-  });
+  const summary = await costReport(c.session);
   const row = (name: string, t: UsageTotals): Line => ({
     text: `${name.padEnd(24).slice(0, 24)} ${tokens(t.input).padStart(6)} in ${tokens(t.output).padStart(6)} out ${usd(t.costUsd)}`,
     indent: 2,
