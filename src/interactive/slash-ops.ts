@@ -30,7 +30,8 @@ function partLine(part: ContextPart, of: number, indent = 2): Line {
 export const OPS_HANDLERS: Record<string, Handler> = {
   async context(c) {
     const r = await contextReport(c.session);
-    const of = r.window ?? r.total.tokens;
+    // Bars share the used tokens between the parts; the head says how full the window is.
+    const of = r.total.tokens;
     const toolTokens = r.tools.reduce((n, t) => n + t.tokens, 0);
     const fileTokens = r.files.reduce((n, f) => n + f.tokens, 0);
     const head = r.window
@@ -38,6 +39,15 @@ export const OPS_HANDLERS: Record<string, Handler> = {
       : `context: ${tokens(r.total.tokens)} tokens (window unknown)`;
     c.write([
       { text: head, tone: "accent" },
+      ...(r.window
+        ? [
+            {
+              text: `${bar(r.total.tokens / r.window, BAR + 19)} window`,
+              indent: 2,
+              tone: "dim" as const,
+            },
+          ]
+        : []),
       partLine(r.systemPrompt, of),
       partLine({ name: `tools (${r.tools.length})`, chars: 0, tokens: toolTokens }, of),
       ...r.tools.slice(0, 5).map((t) => partLine(t, of, 4)),

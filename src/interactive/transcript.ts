@@ -85,6 +85,8 @@ export class TranscriptFolder {
       case "usage":
         this.status.input += e.input;
         this.status.output += e.output;
+        this.status.cost =
+          e.cost_usd === null || this.status.cost === null ? null : this.status.cost + e.cost_usd;
         if (e.agent === "main") this.status.context = e.input;
         return undefined;
       case "result":

@@ -247,7 +247,8 @@ describe("60 columns, NO_COLOR, Esc", () => {
       await pane.waitFor("⏹ interrupted · the thread is kept");
       pane.type("go on");
       pane.keys("Enter");
-      const screen = await pane.waitFor("After the interrupt.");
+      await pane.waitFor("After the interrupt.");
+      const screen = await pane.waitFor("✓ done");
       expect(lastRequest()).toContain("this will hang");
       for (const line of screen.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
       expect(screen).toMatch(/^openai:delve-unpriced-model · \d+ in \/ \d+ out · cost/m);
