@@ -72,7 +72,8 @@ function Spinner({ startedAt, color }: { startedAt: number; color: boolean }) {
 }
 
 function statusText(s: StatusInfo): string {
-  return `${s.model} · ${tokens(s.input)} in / ${tokens(s.output)} out · ${usd(s.cost)} · ctx ${tokens(s.context)} · ${s.approval}`;
+  // Most telling first: a narrow terminal cuts the end.
+  return `${s.model} · ${s.approval} · ${tokens(s.input)} in / ${tokens(s.output)} out · ${usd(s.cost)} · ctx ${tokens(s.context)}`;
 }
 
 function QuestionView({ q, reason, color }: { q: Question; reason: string; color: boolean }) {

@@ -67,7 +67,7 @@ describe("a session: tool calls, approvals, slash commands, exit and resume", ()
     expect(screen).toMatch(/… \+\d lines \(ctrl\+o shows all\)/);
     expect(screen).toContain("The notes count to six.");
     expect(screen).toMatch(
-      /openai:delve-unpriced-model · \d+ in \/ \d+ out · \$0\.\d{4} · ctx \d+ · ask/,
+      /openai:delve-unpriced-model · ask · \d+ in \/ \d+ out · \$0\.\d{4} · ctx \d+/,
     );
     expect(screen).not.toContain("six\n");
     pane.keys("C-o");
@@ -226,38 +226,62 @@ describe("a session: tool calls, approvals, slash commands, exit and resume", ()
   });
 });
 
-describe("60 columns, NO_COLOR, Esc", () => {
+describe("60 columns, NO_COLOR: Esc, then every other command", () => {
+  let pane: Pane;
+  let threadId: string;
+  afterAll(() => pane?.close());
+
   it("Esc interrupts a hanging turn and keeps the thread; narrow and colourless", async () => {
     const ws = h.workspace();
     h.openai.script([{ text: "After the interrupt." }]);
     proxy.hangNext();
-    const pane = startPane({
+    pane = startPane({
       cwd: ws,
       env: h.env({ OPENAI_BASE_URL: proxy.url }),
       args: [...MODEL],
       cols: 60,
     });
-    try {
-      await pane.waitFor(PROMPT);
-      pane.type("this will hang");
+    const start = await pane.waitFor(PROMPT);
+    threadId = /thread ([0-9a-f-]{36}) · new/.exec(start)![1]!;
+    pane.type("this will hang");
+    pane.keys("Enter");
+    await pane.waitFor(/working · \d+s · Esc interrupts/);
+    await until(() => proxy.held() === 1, "the model call hangs");
+    pane.keys("Escape");
+    await pane.waitFor("⏹ interrupted · the thread is kept");
+    pane.type("go on");
+    pane.keys("Enter");
+    await pane.waitFor("After the interrupt.");
+    const screen = await pane.waitFor("✓ done");
+    expect(lastRequest()).toContain("this will hang");
+    for (const line of screen.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
+    expect(screen).toMatch(/^openai:delve-unpriced-model · ask · \d+ in \/ \d+ out · cost/m);
+    // NO_COLOR (the harness's default): no colour escape anywhere on the screen.
+    expect(pane.screen({ history: true, escapes: true })).not.toMatch(new RegExp(`${ESC}\\[3\\d`));
+  });
+
+  it("/help /diff /tools /approval /model /compact /clear /threads, and a mistyped one", async () => {
+    const run = async (line: string, expected: string | RegExp) => {
+      pane.type(line);
       pane.keys("Enter");
-      await pane.waitFor(/working · \d+s · Esc interrupts/);
-      await until(() => proxy.held() === 1, "the model call hangs");
-      pane.keys("Escape");
-      await pane.waitFor("⏹ interrupted · the thread is kept");
-      pane.type("go on");
-      pane.keys("Enter");
-      await pane.waitFor("After the interrupt.");
-      const screen = await pane.waitFor("✓ done");
-      expect(lastRequest()).toContain("this will hang");
-      for (const line of screen.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
-      expect(screen).toMatch(/^openai:delve-unpriced-model · \d+ in \/ \d+ out · cost/m);
-      // NO_COLOR (the harness's default): no colour escape anywhere on the screen.
-      expect(pane.screen({ history: true, escapes: true })).not.toMatch(
-        new RegExp(`${ESC}\\[3\\d`),
-      );
-    } finally {
-      pane.close();
-    }
+      return pane.waitFor(expected);
+    };
+    await run("/help", "/rewind [N]");
+    await run("/diff", "this thread changed no file");
+    await run("/tools", /tools: \d+ shown \([\d.k]+ tokens\)/);
+    await run("/approval yolo", "approval yolo for this thread");
+    await run("/model openai:delve-other-model", "model openai:delve-other-model for this thread");
+    expect(pane.screen()).toMatch(/^openai:delve-other-model · yolo · /m);
+    await run("/compact", /nothing old enough to summarize yet|compacted: /);
+    await run("/frob", "unknown command /frob");
+    const fresh = await run(
+      "/clear",
+      /thread ([0-9a-f-]{36}) · new[\s\S]*thread ([0-9a-f-]{36}) · new/,
+    );
+    const ids = [...fresh.matchAll(/thread ([0-9a-f-]{36}) · new/g)].map((m) => m[1]);
+    expect(ids[1]).not.toBe(threadId);
+    const list = await run("/threads", `${threadId.slice(0, 8)}`);
+    expect(list).toContain(`*  1 ${ids[1]!.slice(0, 8)}`);
+    await run("/threads 2", `thread ${threadId} · resumed`);
   });
 });
