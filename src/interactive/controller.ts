@@ -316,6 +316,17 @@ export class InteractiveController {
     ]);
   }
 
+  /** Runs a slash command's work with the spinner on (typed lines wait for it). */
+  async working(run: () => Promise<void> | void): Promise<void> {
+    if (this.state.busy) return run();
+    this.#set({ busy: true, startedAt: Date.now(), notice: undefined });
+    try {
+      await run();
+    } finally {
+      this.#set({ busy: false });
+    }
+  }
+
   /** A one-line message under the prompt until the next turn. */
   notice(text: string): void {
     this.#set({ notice: text });

@@ -98,9 +98,7 @@ export const OPS_HANDLERS: Record<string, Handler> = {
     ]);
   },
   async compact(c) {
-    c.notice("compacting…");
     const r = await compactNow(c.session);
-    c.notice("");
     c.write([
       r.compacted
         ? {

@@ -21,7 +21,8 @@ export async function runSlash(c: InteractiveController, line: string): Promise<
   }
   c.write([{ text: `› /${command.name}${parsed.arg ? ` ${parsed.arg}` : ""}`, tone: "user" }]);
   try {
-    await (HANDLERS[command.name] ?? OPS_HANDLERS[command.name] ?? notYet)(c, parsed.arg);
+    const handler = HANDLERS[command.name] ?? OPS_HANDLERS[command.name] ?? notYet;
+    await c.working(() => handler(c, parsed.arg));
   } catch (error) {
     c.write([{ text: `✗ /${command.name}: ${(error as Error).message}`, tone: "error" }]);
   }

@@ -272,6 +272,7 @@ describe("60 columns, NO_COLOR: Esc, then every other command", () => {
     await run("/approval yolo", "approval yolo for this thread");
     await run("/model openai:delve-other-model", "model openai:delve-other-model for this thread");
     expect(pane.screen()).toMatch(/^openai:delve-other-model · yolo · /m);
+    h.openai.script([{ text: "Summary: the user tested an interrupt." }]);
     await run("/compact", /nothing old enough to summarize yet|compacted: /);
     await run("/frob", "unknown command /frob");
     const fresh = await run(
