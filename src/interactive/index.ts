@@ -41,7 +41,7 @@ export async function startInteractive(
     if (printed) return;
     printed = true;
     const id = controller.state.threadId;
-    stdout.write(`\nthread ${id}\nresume it: delve -c   or   delve --thread ${id}\n`);
+    stdout.write(`\nthread ${id}\nresume it: delve -c\n       or: delve --thread ${id}\n`);
   };
   process.once("exit", hint);
   const { render } = await import("ink");

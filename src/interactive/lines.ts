@@ -130,6 +130,7 @@ export function tokens(n: number): string {
 /** USD short: $0.0123, or "cost ?" when a model's price is unknown. */
 export function usd(cost: number | null | undefined): string {
   if (cost === null || cost === undefined) return "cost ?";
+  if (cost > 0 && cost < 0.0001) return "<$0.0001";
   return `$${cost < 1 ? cost.toFixed(4) : cost.toFixed(2)}`;
 }
 

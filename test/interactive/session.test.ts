@@ -206,7 +206,7 @@ describe("a session: tool calls, approvals, slash commands, exit and resume", ()
     await pane.waitFor("press Ctrl-C again to exit");
     pane.keys("C-c");
     const screen = await pane.waitFor("[delve exited 0]");
-    expect(screen).toContain(`resume it: delve -c   or   delve --thread ${threadId}`);
+    expect(screen).toContain(`resume it: delve -c\n       or: delve --thread ${threadId}`);
   });
 
   it("delve -c resumes the thread: its id, its last messages, and a follow-up the model sees in context", async () => {
