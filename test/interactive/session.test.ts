@@ -281,8 +281,9 @@ describe("60 columns, NO_COLOR: Esc, then every other command", () => {
     );
     const ids = [...fresh.matchAll(/thread ([0-9a-f-]{36}) · new/g)].map((m) => m[1]);
     expect(ids[1]).not.toBe(threadId);
-    const list = await run("/threads", `${threadId.slice(0, 8)}`);
-    expect(list).toContain(`*  1 ${ids[1]!.slice(0, 8)}`);
+    await run("/threads", "threads (newest first)");
+    const list = await pane.waitFor(new RegExp(`\\*\\s+1 ${ids[1]!.slice(0, 8)}`));
+    expect(list).toMatch(new RegExp(`\\s+2 ${threadId.slice(0, 8)}`));
     await run("/threads 2", `thread ${threadId} · resumed`);
   });
 });
