@@ -6,10 +6,25 @@ import { readLimitHit } from "../limits/middleware.js";
 import { abortable } from "./abortable.js";
 import { buildAgent, mcpServersOf, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
-import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
+import type {
+  PendingCall,
+  RunDecision,
+  RunEvent,
+  RunQuestion,
+  RunResult,
+  RunUsage,
+} from "./events.js";
 import { chooseModel } from "./model-choice.js";
+import {
+  InvalidDecisionError,
+  type Pause,
+  readPause,
+  resumeOf,
+  resumeOne,
+  unansweredCalls,
+} from "./pause.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
-import { compileRules, narrowestRule } from "./rules.js";
+import { compileRules } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
 import { openRunModel } from "./run-model.js";
 import type { SessionGraph, ThreadConfig } from "./session-graph.js";
@@ -18,7 +33,13 @@ import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
 import { readUsage } from "./usage.js";
 
-export { AlreadyDecidedError, type SessionGraph, type ThreadConfig, UnknownThreadError };
+export {
+  AlreadyDecidedError,
+  InvalidDecisionError,
+  type SessionGraph,
+  type ThreadConfig,
+  UnknownThreadError,
+};
 
 /** What opens a run session. */
 export interface SessionOptions extends SettingsFlags {
@@ -61,8 +82,10 @@ export interface RunSession {
   readonly model: unknown;
   /** Prices over the shipped table: the config's and the session options'. */
   readonly prices: Record<string, ModelPrice> | undefined;
-  /** The calls the thread waits on (empty when it is not paused). */
+  /** The calls the thread waits on for an approval (empty when it is not paused). */
   pending(): Promise<PendingCall[]>;
+  /** The `ask_user` questions the thread waits on (empty when none is asked). */
+  questions(): Promise<RunQuestion[]>;
   /** Runs `task` (or, without one, continues from the last checkpoint) to its end. */
   send(task: string | undefined, limits?: RunLimits): AsyncGenerator<RunEvent>;
   /**
@@ -70,8 +93,23 @@ export interface RunSession {
    * first. `decide` claims it itself; call this first to tell the user before any event.
    */
   claim(): Promise<boolean>;
-  /** Answers every pending call (one decision each, in order) and runs on to the end. */
+  /**
+   * Decides the whole pause and runs on to the end: one decision for each pending call, in
+   * order, then one `answer` for each question, in order. Throws `InvalidDecisionError`
+   * (before claiming) when they do not fit, `AlreadyDecidedError` when another process
+   * decided first.
+   */
   decide(decisions: RunDecision[], limits?: RunLimits): AsyncGenerator<RunEvent>;
+  /**
+   * Answers one question of the pause (`call_id` as in `question_required`) and runs on
+   * until the run ends or pauses again; the pause's other questions and approvals stay
+   * pending. Throws like `decide`.
+   */
+  answer(
+    callId: string,
+    answer: Extract<RunDecision, { type: "answer" }>,
+    limits?: RunLimits,
+  ): AsyncGenerator<RunEvent>;
   /** The thread's messages as role and text (tool calls named), from its state. */
   messages(): Promise<Array<{ role: string; text: string }>>;
   /** Tokens and cost of the whole thread, from its state. */
@@ -127,6 +165,7 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       rules,
       checkpointer: db.checkpointer,
       agentModule: settings.agent,
+      ...(settings.askUser ? { askUser: true } : {}),
       ...(mcpServers ? { mcpServers } : {}),
     });
     const close = async () => {
@@ -159,41 +198,7 @@ function session(
 
   const snapshot = () => agent.getState(config);
 
-  async function pendingWith(): Promise<{
-    calls: PendingCall[];
-    interrupts: any[];
-    checkpoint: string;
-  }> {
-    const state = await snapshot();
-    const interrupts = (state.tasks ?? []).flatMap((t: any) => t.interrupts ?? []);
-    const unanswered = unansweredCalls(state.values?.messages ?? []);
-    const calls: PendingCall[] = [];
-    for (const intr of interrupts) {
-      const request = intr.value ?? {};
-      (request.actionRequests ?? []).forEach((action: any, i: number) => {
-        const match = unanswered.findIndex(
-          (c) => c.name === action.name && JSON.stringify(c.args) === JSON.stringify(action.args),
-        );
-        const id = match >= 0 ? unanswered.splice(match, 1)[0]!.id : `${intr.id}:${i}`;
-        calls.push({
-          call_id: id,
-          tool: action.name,
-          args: action.args,
-          description: String(action.description ?? ""),
-          decisions: request.reviewConfigs?.[i]?.allowedDecisions ?? ["approve", "reject"],
-          suggested_rule: narrowestRule(
-            { name: action.name, args: action.args ?? {} },
-            { workspace },
-          ),
-        });
-      });
-    }
-    return {
-      calls,
-      interrupts,
-      checkpoint: String(state.config?.configurable?.checkpoint_id ?? ""),
-    };
-  }
+  const pendingWith = async (): Promise<Pause> => readPause(await snapshot(), workspace);
 
   async function totals() {
     const state = await snapshot();
@@ -279,12 +284,16 @@ function session(
       error = hit.reason;
     }
     let pending: PendingCall[] = [];
+    let questions: RunQuestion[] = [];
     if (status !== "failed") {
-      pending = (await pendingWith()).calls;
-      if (pending.length && status === "completed") {
+      ({ calls: pending, questions } = await pendingWith());
+      if ((pending.length || questions.length) && status === "completed") {
         status = "paused";
         for (const call of pending) {
           yield { v: 1, type: "approval_required", thread_id: thread.id, ...call };
+        }
+        for (const question of questions) {
+          yield { v: 1, type: "question_required", thread_id: thread.id, ...question };
         }
       }
     }
@@ -304,6 +313,7 @@ function session(
       duration_ms: Date.now() - started,
       ...(limit ? { limit } : {}),
       ...(status === "paused" ? { pending } : {}),
+      ...(status === "paused" && questions.length ? { questions } : {}),
       ...(error ? { error } : {}),
     };
   }
@@ -316,10 +326,11 @@ function session(
 
   // A limit may leave the graph finishing a tool in the background: its database stays open.
   let cutOff = false;
-  let claimed = false;
-  async function claim(): Promise<boolean> {
-    if (claimed) return true;
-    const { interrupts, checkpoint } = await pendingWith();
+  // The pause this process claimed. A claim names the pause the resume value was built from
+  // (its checkpoint and interrupts), so a pause that moved on meanwhile is never answered
+  // with a value meant for the one before it.
+  let claimedKey: string | undefined;
+  async function claimPause({ interrupts, checkpoint }: Pause): Promise<boolean> {
     if (!interrupts.length) return false;
     const key = JSON.stringify([
       "run-decision",
@@ -327,11 +338,14 @@ function session(
       checkpoint,
       ...interrupts.map((i) => i.id),
     ]);
-    claimed =
+    if (claimedKey === key) return true;
+    const mine =
       (await claimTableOf(db.checkpointer).insert(key, JSON.stringify({ pid: process.pid }))) ===
       undefined;
-    return claimed;
+    if (mine) claimedKey = key;
+    return mine;
   }
+  const claim = async () => claimPause(await pendingWith());
 
   return {
     thread,
@@ -347,18 +361,18 @@ function session(
       return drive(input, limits);
     },
     claim,
+    questions: async () => (await pendingWith()).questions,
     async *decide(decisions, limits) {
-      const { interrupts, calls } = await pendingWith();
-      if (!(await claim())) throw new AlreadyDecidedError(thread.id);
-      const answers = decisions.map((d, i) => toHitl(d, calls[i]!));
-      let offset = 0;
-      const byInterrupt: Record<string, unknown> = {};
-      for (const intr of interrupts) {
-        const count = intr.value?.actionRequests?.length ?? 0;
-        byInterrupt[intr.id] = { decisions: answers.slice(offset, offset + count) };
-        offset += count;
-      }
-      const resume = interrupts.length === 1 ? byInterrupt[interrupts[0].id] : byInterrupt;
+      const pause = await pendingWith();
+      // A decision that does not fit fails before the claim: the pause stays open.
+      const resume = resumeOf(pause, decisions);
+      if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
+      yield* drive(new Command({ resume }), limits);
+    },
+    async *answer(callId, answer, limits) {
+      const pause = await pendingWith();
+      const resume = resumeOne(pause, callId, answer);
+      if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
       yield* drive(new Command({ resume }), limits);
     },
     totals,
@@ -387,25 +401,3 @@ const LIMIT_TEXT: Record<
   max_cost: (l) => `stopped at --max-cost ${l.maxCostUsd} USD; continue with delve run -c`,
   interrupted: () => "interrupted; the thread is kept",
 };
-
-function toHitl(decision: RunDecision, call: PendingCall): Record<string, unknown> {
-  if (decision.type === "edit") {
-    return { type: "edit", editedAction: { name: call.tool, args: decision.args } };
-  }
-  if (decision.type === "reject") {
-    return decision.message ? { type: "reject", message: decision.message } : { type: "reject" };
-  }
-  return { type: "approve" };
-}
-
-// Tool calls of the last AI message that have no result yet.
-function unansweredCalls(messages: any[]): Array<{ id: string; name: string; args: any }> {
-  const index = messages.findLastIndex((m) => m?.getType?.() === "ai");
-  if (index < 0) return [];
-  const answered = new Set(
-    messages.slice(index + 1).map((m) => (m?.getType?.() === "tool" ? m.tool_call_id : undefined)),
-  );
-  return (messages[index].tool_calls ?? [])
-    .filter((c: any) => !answered.has(c.id))
-    .map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
-}
