@@ -283,6 +283,7 @@ export const INTERACTIVE: CommandSpec = {
       "thread",
       "continue",
       "approval",
+      "ask-user",
       "prices",
       "replay",
       "record",

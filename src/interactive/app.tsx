@@ -83,6 +83,8 @@ function QuestionView({ q, reason, color }: { q: Question; reason: string; color
       <Lines lines={q.body} color={color} />
       {q.mode === "choose" ? (
         <Lines lines={q.choices} color={color} />
+      ) : q.mode === "answer" ? (
+        <Lines color={color} lines={[...q.choices, { text: `answer› ${reason}▌`, tone: "user" }]} />
       ) : (
         <Lines
           color={color}
@@ -125,17 +127,17 @@ export function App({ controller, color }: { controller: InteractiveController; 
     // The controller's state, not the render's: it may have changed since the last render.
     const q = controller.state.question;
     if (enter && typed && !key.return) {
-      if (q?.mode === "reason") setReason((r) => r + printable(typed));
+      if (q && q.mode !== "choose") setReason((r) => r + printable(typed));
       else if (!q) setInput((v) => v + printable(typed));
     }
     if (key.ctrl && typed === "c") return controller.ctrlC();
     if (key.ctrl && typed === "o") return controller.expand();
-    if (q?.mode === "reason") {
+    if (q && q.mode !== "choose") {
       if (key.escape) return controller.cancelReason();
       if (enter) {
         const text = reasonRef.current.trim();
         setReason(() => "");
-        return void controller.answer("n", text);
+        return void controller.reply(text);
       }
       if (key.backspace || key.delete) return setReason((r) => r.slice(0, -1));
       if (!key.ctrl && !key.meta && typed) setReason((r) => r + printable(typed));

@@ -1,8 +1,9 @@
 import { openSession, type RunSession, type SessionOptions } from "../run/engine.js";
-import type { PendingCall, RunDecision, RunEvent } from "../run/events.js";
+import type { PendingCall, RunDecision, RunEvent, RunQuestion } from "../run/events.js";
 import { approvalChoices, approvalPreview } from "./approval-view.js";
 import { decisionFor } from "./decision.js";
 import { type Entry, type Line, shortArgs, textLines } from "./lines.js";
+import { answerOf, questionLines } from "./question-view.js";
 import { runSlash } from "./slash-run.js";
 import { type StatusInfo, TranscriptFolder } from "./transcript.js";
 
@@ -11,8 +12,8 @@ export interface Question {
   title: Line[];
   body: Line[];
   choices: Line[];
-  /** "reason": the reviewer types why the call is rejected. */
-  mode: "choose" | "reason";
+  /** "reason": the reviewer types why the call is rejected; "answer": an ask_user answer. */
+  mode: "choose" | "reason" | "answer";
 }
 
 /** Everything the view renders; replaced (never mutated) on each change. */
@@ -129,8 +130,7 @@ export class InteractiveController {
             truncate: true,
           },
         ]);
-      const pending = await this.session.pending();
-      if (pending.length) this.#approve(pending);
+      this.#paused(await this.session.pending(), await this.session.questions());
     } else {
       this.write([{ text: "type a task · /help for commands and keys", tone: "dim" }]);
     }
@@ -161,10 +161,12 @@ export class InteractiveController {
     this.#abort = abort;
     this.#set({ busy: true, startedAt: Date.now(), notice: undefined });
     let pending: PendingCall[] = [];
+    let questions: RunQuestion[] = [];
     try {
       for await (const event of events(abort.signal)) {
         const result = this.#folder.event(event);
         if (result?.pending) pending = result.pending;
+        if (result?.questions) questions = result.questions;
         if (event.type === "usage" || result) this.#set({ status: { ...this.#folder.status } });
       }
       // Still busy: a line typed now must reach the reopened session.
@@ -178,8 +180,29 @@ export class InteractiveController {
       this.#abort = undefined;
       this.#set({ busy: false });
     }
-    if (pending.length) this.#approve(pending);
-    else await this.#next();
+    this.#paused(pending, questions);
+    if (!pending.length && !questions.length) await this.#next();
+  }
+
+  // Questions first: each answer runs on, and what still waits comes back with the result.
+  #paused(pending: PendingCall[], questions: RunQuestion[]): void {
+    if (questions.length) this.#askQuestion(questions[0]!);
+    else if (pending.length) this.#approve(pending);
+  }
+
+  #askQuestion(q: RunQuestion): void {
+    this.#set({ question: { ...questionLines(q), mode: "answer" } });
+    this.#answer = async (_key, text) => {
+      if (!text) return;
+      this.#answer = undefined;
+      this.#set({ question: undefined });
+      const answer = answerOf(text, q);
+      this.write([
+        { text: `? ${q.question}`, tone: "dim", truncate: true },
+        { text: `› ${answer.choices ? answer.choices.join(", ") : text}`, tone: "user", indent: 2 },
+      ]);
+      await this.run((signal) => this.session.answer(q.call_id, answer, { signal }));
+    };
   }
 
   async #next(): Promise<void> {
@@ -270,6 +293,13 @@ export class InteractiveController {
   /** A key pressed while a question is on screen. */
   async answer(key: "y" | "n" | "e" | "a", reason?: string): Promise<void> {
     await this.#answer?.(key, reason);
+  }
+
+  /** Enter on a typed line under a question: the reject reason, or the answer. */
+  async reply(text: string): Promise<void> {
+    const mode = this.state.question?.mode;
+    if (mode === "reason") await this.#answer?.("n", text);
+    else if (mode === "answer") await this.#answer?.("y", text);
   }
 
   /** Esc while typing a reason: back to the choices. */

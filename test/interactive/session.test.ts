@@ -238,7 +238,7 @@ describe("60 columns, NO_COLOR: Esc, then every other command", () => {
     pane = startPane({
       cwd: ws,
       env: h.env({ OPENAI_BASE_URL: proxy.url }),
-      args: [...MODEL],
+      args: [...MODEL, "--ask-user"],
       cols: 60,
     });
     const start = await pane.waitFor(PROMPT);
@@ -285,5 +285,26 @@ describe("60 columns, NO_COLOR: Esc, then every other command", () => {
     const list = await pane.waitFor(new RegExp(`\\*\\s+1 ${ids[1]!.slice(0, 8)}`));
     expect(list).toMatch(new RegExp(`\\s+2 ${threadId.slice(0, 8)}`));
     await run("/threads 2", `thread ${threadId} · resumed`);
+  });
+
+  it("an ask_user question: its choices numbered; a number answers with that choice", async () => {
+    h.openai.script([
+      {
+        toolCalls: [
+          { name: "ask_user", args: { question: "Which tone?", choices: ["dry", "warm"] } },
+        ],
+      },
+      { text: "Going warm." },
+    ]);
+    pane.type("write me a greeting");
+    pane.keys("Enter");
+    const ask = await pane.waitFor("type a number or your own answer");
+    expect(ask).toContain("? Which tone?");
+    expect(ask).toMatch(/1\. dry\n\s+2\. warm/);
+    pane.type("2");
+    pane.keys("Enter");
+    await pane.waitFor("Going warm.");
+    expect(lastRequest()).toContain("warm");
+    expect(pane.screen({ history: true })).toMatch(/› warm/);
   });
 });
