@@ -5,6 +5,7 @@ import { decisionFor } from "./decision.js";
 import { type Entry, type Line, shortArgs, textLines } from "./lines.js";
 import { answerOf, questionLines } from "./question-view.js";
 import { runSlash } from "./slash-run.js";
+import { statusOf, threadHeader } from "./thread-header.js";
 import { type StatusInfo, TranscriptFolder } from "./transcript.js";
 
 /** A yes/no question on screen (an approval, or /rewind's confirmation). */
@@ -101,8 +102,6 @@ export class InteractiveController {
 
   // Shows the thread (its id first, so a crash still leaves the resume hint) and any pause.
   async #attach(): Promise<void> {
-    const s = this.session.thread.settings;
-    const id = this.session.thread.id;
     this.#folder = new TranscriptFolder((lines) => this.write(lines), statusOf(this.session));
     const totals = await this.session.totals();
     Object.assign(this.#folder.status, {
@@ -110,30 +109,10 @@ export class InteractiveController {
       output: totals.usage.output,
       cost: totals.cost_usd,
     });
-    this.#set({ threadId: id, status: { ...this.#folder.status } });
-    this.write([
-      { text: `thread ${id} · ${this.session.resumed ? "resumed" : "new"}`, tone: "accent" },
-      { text: `${s.model} · sandbox ${s.sandbox} · approval ${s.approval}`, tone: "dim" },
-      { text: `resume later: delve --thread ${id}`, tone: "dim" },
-    ]);
-    if (s.sandbox === "none")
-      this.write([{ text: "execute runs on the host, not in a sandbox", tone: "warn" }]);
-    if (this.session.resumed) {
-      const messages = (await this.session.messages()).filter(
-        (m) => (m.role === "human" || m.role === "ai") && m.text,
-      );
-      for (const m of messages.slice(-4))
-        this.write([
-          {
-            text: `${m.role === "human" ? "› " : ""}${m.text}`,
-            tone: m.role === "human" ? "user" : "dim",
-            truncate: true,
-          },
-        ]);
+    this.#set({ threadId: this.session.thread.id, status: { ...this.#folder.status } });
+    this.write(await threadHeader(this.session));
+    if (this.session.resumed)
       this.#paused(await this.session.pending(), await this.session.questions());
-    } else {
-      this.write([{ text: "type a task · /help for commands and keys", tone: "dim" }]);
-    }
   }
 
   /** A line typed at the prompt: a task, a follow-up or a slash command. */
@@ -418,9 +397,4 @@ export class InteractiveController {
     this.interrupt();
     await this.session.close();
   }
-}
-
-function statusOf(session: RunSession): StatusInfo {
-  const s = session.thread.settings;
-  return { model: s.model, approval: s.approval, input: 0, output: 0, cost: 0, context: 0 };
 }
