@@ -1,4 +1,5 @@
 // What of the compiled agent a run session hands out: LangGraph's public checkpoint API.
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 
 /** The LangGraph config that names a thread (and, for time travel, one of its checkpoints). */
 export interface ThreadConfig {
@@ -11,6 +12,11 @@ export interface ThreadConfig {
  */
 export interface SessionGraph {
   getState(config: ThreadConfig): Promise<any>;
-  getStateHistory(config: ThreadConfig): AsyncIterable<any>;
+  getStateHistory(
+    config: ThreadConfig,
+    options?: { filter?: Record<string, unknown>; limit?: number },
+  ): AsyncIterable<any>;
   updateState(config: ThreadConfig, values: unknown, asNode?: string): Promise<ThreadConfig>;
+  /** The agent's checkpointer (its raw checkpoints list fast: no state is rebuilt). */
+  readonly checkpointer?: BaseCheckpointSaver | boolean;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  compactNow,
   costReport,
   listTurns,
   openSession,
@@ -187,6 +188,41 @@ describe("rewind of an edited file the user changed since", () => {
       expect(read(ws, "app.txt")).toBe("name: old\ncolour: blue\n");
       expect(done.conflicts.map((c) => [c.path, c.conflict])).toEqual([["other.txt", "unknown"]]);
       expect(read(ws, "other.txt")).toBe("size: huge\n");
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe("rewind after a compaction", () => {
+  it("still finds the files of turns whose messages were summarized away", async () => {
+    const ws = h.workspace();
+    const session = await open(h, ws);
+    try {
+      await send(h, session, {
+        task: "first",
+        replies: [{ toolCalls: [write("a.txt", "a\n")] }, { text: "ok" }],
+      });
+      await send(h, session, {
+        task: "second",
+        replies: [{ toolCalls: [write("b.txt", "b\n")] }, { text: "ok" }],
+      });
+      h.openai.script([{ text: "summary of a and b" }]);
+      expect((await compactNow(session)).compacted).toBe(true);
+      await send(h, session, {
+        task: "third",
+        replies: [{ toolCalls: [write("c.txt", "c\n")] }, { text: "ok" }],
+      });
+      expect((await listTurns(session)).map((t) => t.task)).toEqual(["first", "second", "third"]);
+      const done = await rewind(session, 2);
+      expect(done.deleted.sort()).toEqual(["b.txt", "c.txt"]);
+      expect(read(ws, "a.txt")).toBe("a\n");
+      expect((await session.messages()).map((m) => m.text)).toEqual([
+        "first",
+        expect.stringContaining("write_file"),
+        "Wrote /a.txt (1 line).",
+        "ok",
+      ]);
     } finally {
       await session.close();
     }

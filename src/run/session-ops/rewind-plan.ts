@@ -94,7 +94,7 @@ export function planRewind(session: RunSession, timeline: Timeline, turn: number
     role: String(m?.getType?.() ?? "unknown"),
     text: messageText(m),
   }));
-  const { before: _, ...point } = at;
+  const { before: _, fork: __, ...point } = at;
   const plan: RewindPlan = { turn: point, dropped, files, warnings: warningsOf(undone), text: "" };
   plan.text = planText(plan, timeline.turns.length);
   return { plan, at, targets };

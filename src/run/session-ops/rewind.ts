@@ -135,10 +135,8 @@ export async function rewind(
 // and one cut off mid-turn has work left: the copy is settled, so nothing of the undone turn
 // runs again. The usage records of the undone turns are carried over: those tokens were spent.
 async function forkAt(session: RunSession, timeline: Timeline, at: TurnAt): Promise<ThreadConfig> {
-  const target = timeline.line[at.before];
-  if (!target?.config) throw new RangeError("the thread has no checkpoint to rewind to.");
-  const copy = await settle(session, await session.agent.updateState(target.config, undefined));
-  const kept = new Set(readUsage(target.values).map((r) => r.id));
+  const copy = await settle(session, await session.agent.updateState(at.fork, undefined));
+  const kept = new Set(readUsage(timeline.line[at.before]?.values).map((r) => r.id));
   const spent = readUsage(timeline.line.at(-1)?.values).filter((r) => !kept.has(r.id));
   return spent.length ? writeState(session, copy, { [USAGE_KEY]: spent }) : copy;
 }

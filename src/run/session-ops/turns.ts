@@ -18,5 +18,5 @@ export interface TurnPoint {
 /** The thread's user turns, oldest first (empty for a thread that has run nothing yet). */
 export async function listTurns(session: RunSession): Promise<TurnPoint[]> {
   const { turns } = await readTimeline(session);
-  return turns.map(({ before: _, ...turn }) => turn);
+  return turns.map(({ before: _, fork: __, ...turn }) => turn);
 }
