@@ -36,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
   if ((!command && terminal) || (command?.startsWith("-") && !FLAGS_OF_MAIN.has(command))) {
     return runCommand(INTERACTIVE, argv);
   }
+  // Its own name too, so the "Run delve interactive --help" of a usage error works.
+  if (command === INTERACTIVE.name) return runCommand(INTERACTIVE, rest);
   if (!command || command === "--help" || command === "-h" || command === "help") {
     console.log(mainHelp());
     return 0;
