@@ -264,6 +264,33 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
+const runFlags = COMMANDS[0]!.flags;
+
+/** `delve [options]`: the interactive session, with the flags of `delve run` that choose a thread. */
+export const INTERACTIVE: CommandSpec = {
+  name: "interactive",
+  usage: "delve [-c | --thread ID] [options]",
+  summary:
+    "The interactive session in this terminal: type tasks and follow-ups, approve calls at the prompt, slash commands (/help). Prints the thread id and how to resume it on exit.",
+  maxPositionals: 0,
+  flags: Object.fromEntries(
+    [
+      "cwd",
+      "model",
+      "agent",
+      "sandbox",
+      "mcp",
+      "thread",
+      "continue",
+      "approval",
+      "ask-user",
+      "prices",
+      "replay",
+      "record",
+    ].map((name) => [name, runFlags[name]!]),
+  ),
+};
+
 /** `delve --help`. */
 export function mainHelp(): string {
   const lines = ["delve: deep agents for TypeScript", "", "Usage:"];
@@ -273,6 +300,8 @@ export function mainHelp(): string {
     if (flags.length) lines.push(`      flags: ${flags.join(" ")}`);
   }
   lines.push(
+    `  ${INTERACTIVE.usage}`,
+    "      the interactive session (no command, in a terminal)",
     "  delve --version",
     "  delve --help | delve COMMAND --help",
     "",

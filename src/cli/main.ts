@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { MissingProviderError } from "../errors/missing-provider-error.js";
 import { commandHelp, nearest, parseCommand, UsageError } from "./args.js";
-import { COMMANDS, mainHelp } from "./commands.js";
+import { COMMANDS, INTERACTIVE, mainHelp } from "./commands.js";
 
 function version(): string {
   const pkg = new URL("../../package.json", import.meta.url);
@@ -22,6 +22,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   pending: async () => (await import("./threads-command.js")).pendingCommand,
   context: async () => (await import("./session-ops-command.js")).contextCommand,
   ui: async () => (await import("./ui-command.js")).uiCommand,
+  interactive: async () => (await import("./interactive-command.js")).interactiveCommand,
   doctor: async () => (await import("./doctor-command.js")).doctorCommand,
   lint: async () => (await import("./module-commands.js")).lintCommand,
   surface: async () => (await import("./module-commands.js")).surfaceCommand,
@@ -30,6 +31,13 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // `delve` in a terminal, or only flags (`delve -c`, `delve --thread ID`): the interactive session.
+  const terminal = process.stdin.isTTY && process.stdout.isTTY;
+  if ((!command && terminal) || (command?.startsWith("-") && !FLAGS_OF_MAIN.has(command))) {
+    return runCommand(INTERACTIVE, argv);
+  }
+  // Its own name too, so the "Run delve interactive --help" of a usage error works.
+  if (command === INTERACTIVE.name) return runCommand(INTERACTIVE, rest);
   if (!command || command === "--help" || command === "-h" || command === "help") {
     console.log(mainHelp());
     return 0;
@@ -49,15 +57,21 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  return runCommand(spec, rest);
+}
+
+const FLAGS_OF_MAIN = new Set(["--help", "-h", "--version", "-v"]);
+
+async function runCommand(spec: import("./args.js").CommandSpec, rest: string[]): Promise<number> {
   try {
     const args = parseCommand(spec, rest);
     if (args.values.help) {
       console.log(commandHelp(spec));
       return 0;
     }
-    return await (await HANDLERS[command]!())(args);
+    return await (await HANDLERS[spec.name]!())(args);
   } catch (error) {
-    return report(command, error);
+    return report(spec.name, error);
   }
 }
 

@@ -58,6 +58,25 @@ export function sessionOptions(args: ParsedArgs, extra: Partial<SessionOptions>)
   };
 }
 
+/** The session options of `delve run` (and the interactive session) from its flags. */
+export function runSessionOptions(args: ParsedArgs, task?: string): SessionOptions {
+  const v = args.values;
+  return sessionOptions(args, {
+    ...(str(v.thread) ? { threadId: str(v.thread) } : {}),
+    continueLatest: Boolean(v.continue),
+    ...(task ? { title: task } : {}),
+    ...(str(v.model) ? { model: str(v.model) } : {}),
+    ...(str(v.agent) ? { agent: str(v.agent) } : {}),
+    ...(str(v.sandbox) ? { sandbox: str(v.sandbox) as "auto" } : {}),
+    ...(str(v.approval) ? { approval: str(v.approval) as "ask" } : {}),
+    ...(str(v.mcp) ? { mcp: str(v.mcp) } : {}),
+    ...(str(v.replay) ? { replay: str(v.replay) } : {}),
+    ...(str(v.record) ? { record: str(v.record) } : {}),
+    ...(v["ask-user"] ? { askUser: true } : {}),
+    ...(str(v["human-io"]) ? { humanIo: str(v["human-io"]) } : {}),
+  });
+}
+
 /** Prints the thread event, then `events`; the exit code of their result. */
 export async function stream(
   session: RunSession,
@@ -87,26 +106,15 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const task = await taskOf(args);
   const resuming = Boolean(v.continue || v.thread);
   if (!task && !resuming) {
+    if (process.stdin.isTTY && process.stdout.isTTY) {
+      const { interactiveCommand } = await import("./interactive-command.js");
+      return interactiveCommand(args);
+    }
     throw new UsageError(
       'name the task: delve run "fix the failing test" (or pipe it on stdin, or -c to continue).',
     );
   }
-  const session = await openSession(
-    sessionOptions(args, {
-      ...(str(v.thread) ? { threadId: str(v.thread) } : {}),
-      continueLatest: Boolean(v.continue),
-      ...(task ? { title: task } : {}),
-      ...(str(v.model) ? { model: str(v.model) } : {}),
-      ...(str(v.agent) ? { agent: str(v.agent) } : {}),
-      ...(str(v.sandbox) ? { sandbox: str(v.sandbox) as "auto" } : {}),
-      ...(str(v.approval) ? { approval: str(v.approval) as "ask" } : {}),
-      ...(str(v.mcp) ? { mcp: str(v.mcp) } : {}),
-      ...(str(v.replay) ? { replay: str(v.replay) } : {}),
-      ...(str(v.record) ? { record: str(v.record) } : {}),
-      ...(v["ask-user"] ? { askUser: true } : {}),
-      ...(str(v["human-io"]) ? { humanIo: str(v["human-io"]) } : {}),
-    }),
-  );
+  const session = await openSession(runSessionOptions(args, task));
   try {
     const mode = (str(v.output) ?? "text") as OutputMode;
     const s = session.thread.settings;

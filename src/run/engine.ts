@@ -64,6 +64,8 @@ export interface RunLimits {
   maxTurns?: number;
   timeoutMs?: number;
   maxCostUsd?: number;
+  /** Aborting it ends the run with status `limit`, limit `interrupted`; the thread is kept. */
+  signal?: AbortSignal;
 }
 
 /** One thread opened for running: events out, decisions in. UI-free. */
@@ -227,6 +229,9 @@ function session(
     const timer = limits.timeoutMs
       ? setTimeout(() => controller.abort(new Error("timeout")), limits.timeoutMs)
       : undefined;
+    const interrupt = () => controller.abort(new Error("interrupted"));
+    limits.signal?.addEventListener("abort", interrupt, { once: true });
+    if (limits.signal?.aborted) interrupt();
     let status: RunResult["status"] = "completed";
     let limit: RunResult["limit"];
     let error: string | undefined;
@@ -259,7 +264,7 @@ function session(
         error = (caught as Error).message;
       } else if (controller.signal.aborted) {
         status = "limit";
-        limit = "timeout";
+        limit = limits.signal?.aborted ? "interrupted" : "timeout";
       } else if (!isGraphInterrupt(caught)) {
         status = "failed";
         error = caught instanceof Error ? caught.message : String(caught);
@@ -293,7 +298,7 @@ function session(
       }
     }
     if (limit && limit !== "agent") error = LIMIT_TEXT[limit](limits);
-    if (limit === "timeout") cutOff = true;
+    if (limit === "timeout" || limit === "interrupted") cutOff = true;
     const sums = await totals();
     yield {
       v: 1,
@@ -394,4 +399,5 @@ const LIMIT_TEXT: Record<
   max_turns: (l) => `stopped at --max-turns ${l.maxTurns}; continue with delve run -c`,
   timeout: (l) => `stopped at --timeout ${(l.timeoutMs ?? 0) / 1000}s; continue with delve run -c`,
   max_cost: (l) => `stopped at --max-cost ${l.maxCostUsd} USD; continue with delve run -c`,
+  interrupted: () => "interrupted; the thread is kept",
 };

@@ -5,10 +5,11 @@
 export type RunStatus = "completed" | "paused" | "failed" | "limit";
 
 /**
- * Which limit ended a run with status `limit`: a CLI flag, or `agent` (a `limits` budget,
- * the loop guard or the recursion limit; the error names it).
+ * Which limit ended a run with status `limit`: a CLI flag, `agent` (a `limits` budget,
+ * the loop guard or the recursion limit; the error names it), or `interrupted` (the caller's
+ * `signal`, e.g. Esc in the interactive terminal).
  */
-export type RunLimit = "max_turns" | "timeout" | "max_cost" | "agent";
+export type RunLimit = "max_turns" | "timeout" | "max_cost" | "agent" | "interrupted";
 
 /** Tokens of a run or a thread, summed. */
 export interface RunUsage {

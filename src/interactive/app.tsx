@@ -1,0 +1,208 @@
+// @jsxRuntime automatic
+// @jsxImportSource react
+// (tsx reads the tsconfig of the cwd, a user's workspace: the pragmas pin the JSX runtime here.)
+import { Box, Static, Text, useApp, useInput } from "ink";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import type { InteractiveController, Question } from "./controller.js";
+import { type Line, type Tone, tokens, usd } from "./lines.js";
+import { complete, completions } from "./slash-commands.js";
+import type { StatusInfo } from "./transcript.js";
+
+const COLORS: Record<Tone, string | undefined> = {
+  plain: undefined,
+  dim: "gray",
+  user: "cyan",
+  assistant: undefined,
+  tool: "magenta",
+  add: "green",
+  del: "red",
+  hunk: "cyan",
+  ok: "green",
+  error: "red",
+  warn: "yellow",
+  accent: "blue",
+};
+
+function LineView({ line, color }: { line: Line; color: boolean }) {
+  const tone = line.tone ?? "plain";
+  return (
+    <Box paddingLeft={line.indent ?? 0}>
+      <Text
+        wrap={line.truncate ? "truncate-end" : "wrap"}
+        {...(color && COLORS[tone] ? { color: COLORS[tone] } : {})}
+        bold={color && Boolean(line.bold)}
+      >
+        {line.text || " "}
+      </Text>
+    </Box>
+  );
+}
+
+function Lines({ lines, color }: { lines: Line[]; color: boolean }) {
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of a block never reorder.
+        <LineView key={i} line={line} color={color} />
+      ))}
+    </Box>
+  );
+}
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+function Spinner({ startedAt, color }: { startedAt: number; color: boolean }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 120);
+    return () => clearInterval(timer);
+  }, []);
+  const frame = FRAMES[Math.floor(now / 120) % FRAMES.length];
+  const seconds = Math.max(0, Math.floor((now - startedAt) / 1000));
+  return (
+    <LineView
+      color={color}
+      line={{
+        text: `${frame} working · ${seconds}s · Esc interrupts`,
+        tone: "warn",
+        truncate: true,
+      }}
+    />
+  );
+}
+
+function statusText(s: StatusInfo): string {
+  // Most telling first: a narrow terminal cuts the end.
+  return `${s.model} · ${s.approval} · ${tokens(s.input)} in / ${tokens(s.output)} out · ${usd(s.cost)} · ctx ${tokens(s.context)}`;
+}
+
+function QuestionView({ q, reason, color }: { q: Question; reason: string; color: boolean }) {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Lines lines={q.title} color={color} />
+      <Lines lines={q.body} color={color} />
+      {q.mode === "choose" ? (
+        <Lines lines={q.choices} color={color} />
+      ) : q.mode === "answer" ? (
+        <Lines color={color} lines={[...q.choices, { text: `answer› ${reason}▌`, tone: "user" }]} />
+      ) : (
+        <Lines
+          color={color}
+          lines={[
+            { text: "why? the model reads it (Enter sends, Esc goes back)", tone: "accent" },
+            { text: `reason› ${reason}▌`, tone: "user" },
+          ]}
+        />
+      )}
+    </Box>
+  );
+}
+
+/** The interactive session's screen: transcript, live turn, question or prompt, status line. */
+export function App({ controller, color }: { controller: InteractiveController; color: boolean }) {
+  const state = useSyncExternalStore(controller.subscribe, controller.snapshot);
+  const { exit } = useApp();
+  // Refs, not state alone: a paste and its Enter can arrive in one read, before a re-render.
+  const inputRef = useRef("");
+  const reasonRef = useRef("");
+  const [input, setInputState] = useState("");
+  const [reason, setReasonState] = useState("");
+  const setInput = (next: (v: string) => string) => {
+    inputRef.current = next(inputRef.current);
+    setInputState(inputRef.current);
+  };
+  const setReason = (next: (v: string) => string) => {
+    reasonRef.current = next(reasonRef.current);
+    setReasonState(reasonRef.current);
+  };
+
+  useEffect(() => {
+    if (state.exiting) exit();
+  }, [state.exiting, exit]);
+
+  useInput((raw, key) => {
+    // Text and its Enter can come as one chunk ("task\r"): a trailing return is Enter.
+    const enter = key.return || /[\r\n]$/.test(raw);
+    const typed = key.return ? raw : raw.replace(/[\r\n]+$/, "");
+    // The controller's state, not the render's: it may have changed since the last render.
+    const q = controller.state.question;
+    if (enter && typed && !key.return) {
+      if (q && q.mode !== "choose") setReason((r) => r + printable(typed));
+      else if (!q) setInput((v) => v + printable(typed));
+    }
+    if (key.ctrl && typed === "c") return controller.ctrlC();
+    if (key.ctrl && typed === "o") return controller.expand();
+    if (q && q.mode !== "choose") {
+      if (key.escape) return controller.cancelReason();
+      if (enter) {
+        const text = reasonRef.current.trim();
+        setReason(() => "");
+        return void controller.reply(text);
+      }
+      if (key.backspace || key.delete) return setReason((r) => r.slice(0, -1));
+      if (!key.ctrl && !key.meta && typed) setReason((r) => r + printable(typed));
+      return;
+    }
+    if (q) {
+      const k = typed.toLowerCase();
+      if (k === "y" || k === "n" || k === "e" || k === "a") void controller.answer(k);
+      return;
+    }
+    if (key.escape) {
+      if (!controller.interrupt()) setInput(() => "");
+      return;
+    }
+    if (enter) {
+      const line = inputRef.current;
+      setInput(() => "");
+      return void controller.submit(line);
+    }
+    if (key.tab) return setInput((v) => complete(v));
+    if (key.backspace || key.delete) return setInput((v) => v.slice(0, -1));
+    if (!key.ctrl && !key.meta && typed) setInput((v) => v + printable(typed));
+  });
+
+  // After useInput's own effect: the terminal is in raw mode, so keys typed now are not lost.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
+
+  const matches = state.question ? [] : completions(input);
+  return (
+    <Box flexDirection="column">
+      <Static items={state.entries}>
+        {(e) => <Lines key={e.id} lines={e.lines} color={color} />}
+      </Static>
+      {state.busy ? <Spinner startedAt={state.startedAt} color={color} /> : null}
+      {state.question ? (
+        <QuestionView q={state.question} reason={reason} color={color} />
+      ) : (
+        <LineView
+          color={color}
+          line={{ text: ready ? `› ${input}▌` : "  starting…", tone: state.busy ? "dim" : "user" }}
+        />
+      )}
+      {matches.length && input.length > 0 ? (
+        <Lines
+          color={color}
+          lines={matches.map((m) => ({
+            text: `/${m.name}${m.args ? ` ${m.args}` : ""} · ${m.help}`,
+            tone: "dim",
+            indent: 2,
+            truncate: true,
+          }))}
+        />
+      ) : null}
+      {state.notice ? <LineView color={color} line={{ text: state.notice, tone: "warn" }} /> : null}
+      <LineView
+        color={color}
+        line={{ text: statusText(state.status), tone: "dim", truncate: true }}
+      />
+    </Box>
+  );
+}
+
+// Pasted text may carry newlines and control bytes: the prompt is one line of plain text.
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+  return text.replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f\u007f]/g, "");
+}
