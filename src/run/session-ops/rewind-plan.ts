@@ -4,8 +4,43 @@ import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { RunSession } from "../engine.js";
 import { contentText } from "../stream-events.js";
-import type { RewindFile, RewindPlan } from "./rewind.js";
-import type { Timeline, TurnAt } from "./timeline.js";
+import type { Timeline, TurnAt, TurnPoint } from "./timeline.js";
+
+/** What a rewind does to one file the agent changed after the turn began. */
+export interface RewindFile {
+  /** Workspace-relative path. */
+  path: string;
+  /**
+   * `restore`: written back with its content at the turn; `delete`: the agent created it
+   * after the turn, so it goes.
+   */
+  action: "restore" | "delete";
+  /**
+   * Set when rewind leaves the file alone unless forced: `changed_on_disk` when its content
+   * on disk is not what the agent last wrote (someone changed it since), `unknown` when its
+   * content at the turn cannot be rebuilt (an overwrite of a file the thread never read).
+   */
+  conflict?: "changed_on_disk" | "unknown";
+  /** Unified diff (jsdiff) from the file on disk now to what rewind leaves. */
+  diff: string;
+}
+
+/** What `rewind` would undo, for showing before it does. */
+export interface RewindPlan {
+  /** The turn rewound to: it and every later one are undone. */
+  turn: TurnPoint;
+  /** The conversation messages that leave the thread, oldest first. */
+  dropped: Array<{ role: string; text: string }>;
+  /** The files rewind changes (or would, if forced), sorted by path. */
+  files: RewindFile[];
+  /**
+   * What the undone turns did that rewind cannot undo: commands run with `execute`, files
+   * removed with `delete`, subagents' work (`task`), each said in one sentence.
+   */
+  warnings: string[];
+  /** The whole plan as text: the turns undone, then the diff of every file. */
+  text: string;
+}
 
 /** A plan with what carrying it out needs: each file's content after the rewind. */
 export interface PlanWithTargets {

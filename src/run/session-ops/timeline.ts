@@ -7,7 +7,18 @@ import type { ThreadConfig } from "../session-graph.js";
 import { type FileMap, fileOrigins, filesByStep } from "../step-files.js";
 import { contentText } from "../stream-events.js";
 import { readHistory, type Snapshot, type StepView, stepsOf } from "../thread-history.js";
-import type { TurnPoint } from "./turns.js";
+
+/** One user turn of a thread (a task or follow-up sent to it). */
+export interface TurnPoint {
+  /** 1 for the thread's first task, 2 for the first follow-up, ... */
+  turn: number;
+  /** The checkpoint before the turn: rewinding to this turn goes back to it. */
+  checkpoint_id: string;
+  /** The text the user sent. */
+  task: string;
+  /** When the turn started (ISO 8601, the checkpoint's time). */
+  created_at: string;
+}
 
 /** One user turn and where it sits in the line. */
 export interface TurnAt extends TurnPoint {
