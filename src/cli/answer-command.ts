@@ -1,7 +1,8 @@
 import type { RunDecision } from "../run/events.js";
 import { type ParsedArgs, UsageError } from "./args.js";
 import type { OutputMode } from "./printer.js";
-import { ALREADY_DECIDED_EXIT, limitsOf, sessionOptions, stream } from "./run-command.js";
+import { ALREADY_DECIDED_EXIT, stream } from "./run-command.js";
+import { limitsOf, sessionOptions } from "./session-flags.js";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 

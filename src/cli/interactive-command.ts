@@ -1,6 +1,6 @@
 import type { ParsedArgs } from "./args.js";
 import { UsageError } from "./args.js";
-import { runSessionOptions } from "./run-command.js";
+import { runSessionOptions } from "./session-flags.js";
 
 /** `delve`, `delve -c`, `delve --thread ID` (and `delve run` without a task, in a terminal). */
 export async function interactiveCommand(args: ParsedArgs): Promise<number> {

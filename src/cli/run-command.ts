@@ -1,35 +1,15 @@
-import fs from "node:fs";
-import type { RunLimits, RunSession, SessionOptions } from "../run/engine.js";
+import type { RunSession } from "../run/engine.js";
 import type { RunDecision, RunEvent } from "../run/events.js";
 import type { ParsedArgs } from "./args.js";
 import { UsageError } from "./args.js";
 import { parseEditArgs } from "./edit-args.js";
 import { exitCodeOf, type OutputMode, printer } from "./printer.js";
+import { limitsOf, runSessionOptions, sessionOptions, str } from "./session-flags.js";
+
+export { limitsOf, runSessionOptions, sessionOptions };
 
 /** The exit code when another process decided the approval first. */
 export const ALREADY_DECIDED_EXIT = 4;
-
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-
-/** The `--max-turns`, `--timeout` and `--max-cost` of a command. */
-export function limitsOf(values: ParsedArgs["values"]): RunLimits {
-  const n = (name: string) => (str(values[name]) === undefined ? undefined : Number(values[name]));
-  const timeout = n("timeout");
-  return {
-    ...(n("max-turns") !== undefined ? { maxTurns: n("max-turns") } : {}),
-    ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
-    ...(n("max-cost") !== undefined ? { maxCostUsd: n("max-cost") } : {}),
-  };
-}
-
-function readPrices(file: string | undefined) {
-  if (!file) return undefined;
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new UsageError(`--prices ${file}: cannot read it as JSON (${(error as Error).message}).`);
-  }
-}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -45,36 +25,6 @@ async function taskOf(args: ParsedArgs): Promise<string | undefined> {
     return text || undefined;
   }
   return undefined;
-}
-
-/** The session options every running command shares (`--cwd`, `--prices`, notices). */
-export function sessionOptions(args: ParsedArgs, extra: Partial<SessionOptions>): SessionOptions {
-  const v = args.values;
-  return {
-    workspace: str(v.cwd) ?? process.cwd(),
-    ...(str(v.prices) ? { prices: readPrices(str(v.prices)) } : {}),
-    notice: (line) => process.stderr.write(`delve: ${line}\n`),
-    ...extra,
-  };
-}
-
-/** The session options of `delve run` (and the interactive session) from its flags. */
-export function runSessionOptions(args: ParsedArgs, task?: string): SessionOptions {
-  const v = args.values;
-  return sessionOptions(args, {
-    ...(str(v.thread) ? { threadId: str(v.thread) } : {}),
-    continueLatest: Boolean(v.continue),
-    ...(task ? { title: task } : {}),
-    ...(str(v.model) ? { model: str(v.model) } : {}),
-    ...(str(v.agent) ? { agent: str(v.agent) } : {}),
-    ...(str(v.sandbox) ? { sandbox: str(v.sandbox) as "auto" } : {}),
-    ...(str(v.approval) ? { approval: str(v.approval) as "ask" } : {}),
-    ...(str(v.mcp) ? { mcp: str(v.mcp) } : {}),
-    ...(str(v.replay) ? { replay: str(v.replay) } : {}),
-    ...(str(v.record) ? { record: str(v.record) } : {}),
-    ...(v["ask-user"] ? { askUser: true } : {}),
-    ...(str(v["human-io"]) ? { humanIo: str(v["human-io"]) } : {}),
-  });
 }
 
 /** Prints the thread event, then `events`; the exit code of their result. */

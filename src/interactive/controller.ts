@@ -4,6 +4,7 @@ import { approvalChoices, approvalPreview } from "./approval-view.js";
 import { decisionFor } from "./decision.js";
 import { type Entry, type Line, shortArgs, textLines } from "./lines.js";
 import { answerOf, questionLines } from "./question-view.js";
+import type { SlashHost } from "./slash-host.js";
 import { runSlash } from "./slash-run.js";
 import { statusOf, threadHeader } from "./thread-header.js";
 import { type StatusInfo, TranscriptFolder } from "./transcript.js";
@@ -43,7 +44,7 @@ type Answer = (key: "y" | "n" | "e" | "a", reason?: string) => Promise<void> | v
  * The interactive session's logic, UI-free: it runs every task and decision through the
  * engine's RunSession and keeps the view state. Keys and lines come in, state goes out.
  */
-export class InteractiveController {
+export class InteractiveController implements SlashHost {
   state: ViewState;
   session: RunSession;
   readonly options: ControllerOptions;

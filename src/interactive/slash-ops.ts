@@ -8,13 +8,13 @@ import {
   threadDiff,
   toolsReport,
 } from "../run/session-ops/index.js";
-import type { InteractiveController } from "./controller.js";
 import { bar, diffLines, type Line, textLines, tokens } from "./lines.js";
+import type { SlashHost } from "./slash-host.js";
 
 // The slash commands over the thread's checkpoints and agent: /compact, /context, /tools,
 // /rewind, /diff. The data comes from the engine's session operations; this file only draws.
 
-type Handler = (c: InteractiveController, arg: string) => Promise<void> | void;
+type Handler = (c: SlashHost, arg: string) => Promise<void> | void;
 
 const BAR = 20;
 

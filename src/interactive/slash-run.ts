@@ -1,15 +1,15 @@
 import { costReport } from "../run/session-ops/index.js";
 import { openThreadsDb } from "../run/threads-db.js";
 import type { UsageTotals } from "../run/usage.js";
-import type { InteractiveController } from "./controller.js";
 import { type Line, tokens, usd } from "./lines.js";
 import { findCommand, KEYS, parseSlash, SLASH_COMMANDS } from "./slash-commands.js";
+import type { SlashHost } from "./slash-host.js";
 import { OPS_HANDLERS } from "./slash-ops.js";
 
 const APPROVALS = ["ask", "edits", "yolo"] as const;
 
 /** Runs one slash command line against the controller; mistakes become a notice. */
-export async function runSlash(c: InteractiveController, line: string): Promise<void> {
+export async function runSlash(c: SlashHost, line: string): Promise<void> {
   const parsed = parseSlash(line);
   if (!parsed) return;
   const { command, near } = findCommand(parsed.name);
@@ -28,7 +28,7 @@ export async function runSlash(c: InteractiveController, line: string): Promise<
   }
 }
 
-type Handler = (c: InteractiveController, arg: string) => Promise<void> | void;
+type Handler = (c: SlashHost, arg: string) => Promise<void> | void;
 
 const notYet: Handler = (c) => c.notice("not available in this build");
 
@@ -94,7 +94,7 @@ export const HANDLERS: Record<string, Handler> = {
   },
 };
 
-async function costLines(c: InteractiveController): Promise<Line[]> {
+async function costLines(c: SlashHost): Promise<Line[]> {
   const summary = await costReport(c.session);
   const row = (name: string, t: UsageTotals): Line => ({
     text: `${name.padEnd(24).slice(0, 24)} ${tokens(t.input).padStart(6)} in ${tokens(t.output).padStart(6)} out ${usd(t.costUsd)}`,
