@@ -7,6 +7,7 @@ import { abortable } from "./abortable.js";
 import { buildAgent, mcpServersOf, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
 import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
+import { type ForkOf, readForkBase, seedFork, unansweredCalls } from "./fork.js";
 import { chooseModel } from "./model-choice.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { compileRules, narrowestRule } from "./rules.js";
@@ -35,6 +36,8 @@ export interface SessionOptions extends SettingsFlags {
   notice?: (line: string) => void;
   /** Open without MCP servers, to read the thread only (pending, show). */
   readOnly?: boolean;
+  /** Start a new thread from another one's state at a checkpoint (time travel into a copy). */
+  forkOf?: ForkOf;
 }
 
 /** The limits of one `send` or `decide`. */
@@ -79,7 +82,7 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
   const rules = compileRules(config.rules ?? {}, "rules");
   const db = await openThreadsDb(workspace);
   try {
-    let thread = options.threadId ? db.get(options.threadId) : undefined;
+    let thread = options.threadId && !options.forkOf ? db.get(options.threadId) : undefined;
     if (options.threadId && !thread) throw new UnknownThreadError(options.threadId);
     if (options.continueLatest && !thread) {
       thread = db.list()[0];
@@ -94,8 +97,6 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
         db.updateSettings(thread.id, settings);
         thread = { ...thread, settings };
       }
-    } else {
-      thread = db.create((options.title ?? "").slice(0, 200), settings);
     }
     const runModel = await openRunModel(settings, options.record);
     const mcpFile = settings.mcp ?? defaultMcpFile(workspace);
@@ -122,6 +123,12 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       runModel.save();
       await built.close();
     };
+    if (!thread) {
+      const forkOf = options.forkOf;
+      const base = forkOf && (await readForkBase(built.agent, forkOf).catch(closing(close)));
+      thread = db.create((options.title ?? "").slice(0, 200), settings, base?.parent);
+      if (base) await seedFork(built.agent, thread.id, base);
+    }
     return session(db, thread, resumed, { agent: built.agent, close }, workspace, {
       ...config.prices,
       ...options.prices,
@@ -131,6 +138,11 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
     throw error;
   }
 }
+
+const closing = (close: () => Promise<void>) => async (error: unknown) => {
+  await close();
+  throw error;
+};
 
 function defaultMcpFile(workspace: string): string | undefined {
   const file = path.join(workspace, ".delve", "mcp.json");
@@ -206,6 +218,7 @@ function session(
 
   async function* drive(input: unknown, limits: RunLimits = {}): AsyncGenerator<RunEvent> {
     const started = Date.now();
+    db.setRunner(thread.id, process.pid);
     const translator = new EventTranslator(workspace, thread.settings.model, prices);
     // Calls paused or cut off earlier run in this run: their diffs start from now.
     const state0 = await snapshot().catch(() => undefined);
@@ -254,6 +267,7 @@ function session(
       }
     } finally {
       if (timer) clearTimeout(timer);
+      db.setRunner(thread.id, null);
     }
     db.touch(thread.id);
     // The agent's own limits (budgets, loop guard) end the run cleanly, with a marker.
@@ -379,16 +393,4 @@ function toHitl(decision: RunDecision, call: PendingCall): Record<string, unknow
     return decision.message ? { type: "reject", message: decision.message } : { type: "reject" };
   }
   return { type: "approve" };
-}
-
-// Tool calls of the last AI message that have no result yet.
-function unansweredCalls(messages: any[]): Array<{ id: string; name: string; args: any }> {
-  const index = messages.findLastIndex((m) => m?.getType?.() === "ai");
-  if (index < 0) return [];
-  const answered = new Set(
-    messages.slice(index + 1).map((m) => (m?.getType?.() === "tool" ? m.tool_call_id : undefined)),
-  );
-  return (messages[index].tool_calls ?? [])
-    .filter((c: any) => !answered.has(c.id))
-    .map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
 }

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { loadConfig } from "../run/config.js";
 import { AlreadyDecidedError, openSession, type RunSession } from "../run/engine.js";
 import type { RunDecision, RunResult } from "../run/events.js";
+import { ForkPointError } from "../run/run-errors.js";
 import { openThreadsDb, type ThreadRow } from "../run/threads-db.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
 import { pageAsset } from "./page-assets.js";
@@ -17,6 +18,7 @@ import {
   firstLine,
   messageView,
   readHistory,
+  runnerAlive,
   type Snapshot,
   stepsOf,
   summaryOf,
@@ -53,6 +55,8 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   const prices = loadConfig({ cwd: workspace, env }).config.prices;
   const readers = new Map<string, Promise<RunSession>>();
   const running = new Set<string>();
+  // Fork runs going on in the background: close() waits for them.
+  const inflight = new Set<Promise<void>>();
 
   // One read-only session per thread, kept open: reads go through its agent's history.
   const reader = (id: string) => {
@@ -76,7 +80,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     const session = await reader(row.id);
     const snapshots = await readHistory(session.history() as AsyncIterable<Snapshot>);
     const steps = stepsOf(snapshots, row.settings.model, prices);
-    const summary = summaryOf(steps, snapshots.at(-1));
+    const summary = summaryOf(steps, snapshots.at(-1), runnerAlive(row.runner));
     const status: ViewStatus = running.has(row.id) ? "running" : summary.status;
     const head = {
       id: row.id,
@@ -84,6 +88,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       model: row.settings.model,
       created_at: row.created_at,
       updated_at: row.updated_at,
+      parent: row.parent ?? null,
       ...summary,
       status,
     };
@@ -192,11 +197,51 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     }
   });
 
+  app.post("/api/threads/:id/fork", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    const body = await c.req.json().catch(() => undefined);
+    const message = body?.message;
+    const checkpoint = body?.checkpoint_id ?? null;
+    if (typeof message !== "string" || !message.trim() || typeof (checkpoint ?? "") !== "string") {
+      return c.json({ error: 'body: {"checkpoint_id": "ID or null", "message": "text"}' }, 400);
+    }
+    let session: RunSession;
+    try {
+      const { model, agent, sandbox, approval, mcp, replay } = row.settings;
+      session = await openSession({
+        workspace,
+        env,
+        title: message,
+        forkOf: { threadId: row.id, ...(checkpoint ? { checkpointId: checkpoint } : {}) },
+        ...{ model, agent, sandbox, approval, mcp, replay },
+      });
+    } catch (error) {
+      if (error instanceof ForkPointError) return c.json({ error: error.message }, 400);
+      throw error;
+    }
+    const id = session.thread.id;
+    running.add(id);
+    // The fork runs on in the background; the page follows it like any running thread.
+    const run = (async () => {
+      try {
+        for await (const _ of session.send(message));
+      } finally {
+        running.delete(id);
+        await session.close();
+      }
+    })().catch(() => {});
+    inflight.add(run);
+    void run.then(() => inflight.delete(run));
+    return c.json({ thread_id: id, parent: session.thread.parent ?? null }, 202);
+  });
+
   app.get("/", (c) => pageAsset(c, "index.html"));
   app.get("/app.js", (c) => pageAsset(c, "app.js"));
   app.get("/style.css", (c) => pageAsset(c, "style.css"));
 
   const close = async () => {
+    await Promise.all(inflight);
     for (const s of readers.values()) await (await s.catch(() => undefined))?.close();
     readers.clear();
   };

@@ -2,6 +2,7 @@
 // steps with the messages each added, usage and cost per step, and the status of its end.
 import { costUsd, type ModelPrice, resolvePrice } from "../run/prices.js";
 import { contentText } from "../run/stream-events.js";
+import type { ThreadRunner } from "../run/threads-db.js";
 import { readUsage, type UsageRecord } from "../run/usage.js";
 
 /** A thread's status as the viewer shows it. */
@@ -143,14 +144,33 @@ export function stepsOf(
   });
 }
 
-/** How long a checkpoint with work left counts as a run still going (another process's). */
-export const RUNNING_GRACE_MS = 120_000;
+/**
+ * Whether the process that marked itself as running a thread is still alive on this machine
+ * (the engine sets the runner when a run starts and clears it when it ends, also on errors).
+ */
+export function runnerAlive(runner: ThreadRunner | undefined): boolean {
+  if (!runner) return false;
+  try {
+    process.kill(runner.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, owned by another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
-/** The figures of a thread from its steps and its last snapshot. */
+/** What a run left unfinished is told: its process is gone, so nothing will carry it on. */
+export const STOPPED_TEXT =
+  "the run stopped before its end (its process is gone): delve run -c continues it";
+
+/**
+ * The figures of a thread from its steps and its last snapshot; `runnerAlive` says whether a
+ * process still runs it, which decides between running and stopped when work is left.
+ */
 export function summaryOf(
   steps: StepView[],
   last: Snapshot | undefined,
-  now = Date.now(),
+  runnerAlive = false,
 ): ThreadSummary {
   const tokens = { input: 0, output: 0 };
   let cost: number | null = 0;
@@ -166,13 +186,13 @@ export function summaryOf(
   const tasks = last?.tasks ?? [];
   const failed = tasks.find((t) => t.error);
   let status: ViewStatus = "completed";
+  let error = failed ? errorText(failed.error) : undefined;
   if (tasks.some((t) => t.interrupts?.length)) status = "paused";
   else if (failed) status = "failed";
-  // Work left, no interrupt, no error: a run going on (a CLI, another tab) while its last
-  // checkpoint is recent; past that, it was killed or cut off by a limit.
+  // Work left, no interrupt, no error: running while its process lives; else it was killed.
   else if ((last?.next ?? []).length) {
-    const age = now - Date.parse(last?.createdAt ?? "");
-    status = age < RUNNING_GRACE_MS ? "running" : "failed";
+    status = runnerAlive ? "running" : "failed";
+    if (!runnerAlive) error = STOPPED_TEXT;
   }
   return {
     status,
@@ -180,7 +200,7 @@ export function summaryOf(
     tokens,
     cost_usd: cost,
     steps: steps.length,
-    ...(failed ? { error: errorText(failed.error) } : {}),
+    ...(error && status === "failed" ? { error } : {}),
   };
 }
 

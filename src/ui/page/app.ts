@@ -1,29 +1,8 @@
 // The `delve ui` page: plain DOM. Every string from a run goes in through textContent (never
 // innerHTML), so a `<script>` in a file or an answer is shown, never run.
 
-type Json = any;
-
-const token = new URLSearchParams(location.search).get("token");
-const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-
-async function api(path: string, init: RequestInit = {}): Promise<Json> {
-  const response = await fetch(path, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
-  return body;
-}
-
-/** Builds an element: text children become text nodes. */
-function el(
-  tag: string,
-  attrs: Record<string, string> = {},
-  ...children: Array<Node | string | undefined>
-): HTMLElement {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) if (c !== undefined) node.append(c);
-  return node;
-}
+import { api, el, type Json, money, status, tokens } from "./dom.js";
+import { forkButton, forkPoints, parentNote } from "./fork.js";
 
 const main = document.getElementById("main")!;
 const live = document.getElementById("live")!;
@@ -32,14 +11,6 @@ let shown = "";
 let drawn = "";
 // What the last decision was told (e.g. "already decided"), until the next navigation.
 let notice = "";
-
-// Fractions of a cent keep two significant digits: a cheap run is not shown as $0.0000.
-const money = (usd: number | null | undefined) =>
-  usd === null || usd === undefined
-    ? "cost unknown"
-    : `$${usd > 0 && usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(4)}`;
-const tokens = (t: { input: number; output: number }) => `${t.input} in / ${t.output} out tokens`;
-const status = (s: string) => el("span", { class: `status status-${s}` }, s);
 
 function render(view: HTMLElement) {
   if (view.id !== "thread-view") drawn = "";
@@ -62,7 +33,7 @@ async function threadsView(filter: string) {
       "tr",
       { class: "thread-row" },
       el("td", {}, el("a", { href: `#/thread/${encodeURIComponent(t.id)}` }, t.id.slice(0, 8))),
-      el("td", { class: "title" }, t.title),
+      el("td", { class: "title" }, t.title, parentNote(t.parent)),
       el("td", {}, status(t.status)),
       el("td", {}, String(t.turns)),
       el("td", {}, tokens(t.tokens)),
@@ -194,6 +165,7 @@ async function threadView(id: string, checkpoint: string | undefined) {
     ? steps.findIndex((s) => s.checkpoint_id === checkpoint)
     : steps.length - 1;
   const selected = steps[index];
+  const forks = forkPoints(steps);
   const previous = index > 0 ? steps[index - 1] : undefined;
   const timeline = el(
     "section",
@@ -217,6 +189,14 @@ async function threadView(id: string, checkpoint: string | undefined) {
       ),
       ...s.messages.map(messageNode),
     );
+    const point = forks[i];
+    if (point && t.status !== "running") {
+      node.append(
+        forkButton(id, point, (child) => {
+          location.hash = `#/thread/${encodeURIComponent(child)}`;
+        }),
+      );
+    }
     node.addEventListener("click", () => {
       location.hash = `#/thread/${encodeURIComponent(id)}/${encodeURIComponent(s.checkpoint_id)}`;
     });
@@ -256,6 +236,8 @@ async function threadView(id: string, checkpoint: string | undefined) {
       el("span", { class: "cost" }, money(t.cost_usd)),
     ),
   );
+  const from = parentNote(t.parent);
+  if (from) header.append(el("p", { class: "note" }, from));
   if (t.error) header.append(el("p", { class: "result error" }, t.error));
   if (notice) header.append(el("p", { class: "notice" }, notice));
   if (t.pending.length) header.append(pendingNode(id, t.pending, () => void route()));
