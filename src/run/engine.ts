@@ -53,6 +53,8 @@ export interface RunSession {
   readonly resumed: boolean;
   /** The workspace's real path. */
   readonly workspace: string;
+  /** The thread's agent (what `inspectSurface` measures for the viewer). */
+  readonly agent: object;
   /** The calls the thread waits on (empty when it is not paused). */
   pending(): Promise<PendingCall[]>;
   /** Runs `task` (or, without one, continues from the last checkpoint) to its end. */
@@ -339,6 +341,7 @@ function session(
     thread,
     resumed,
     workspace,
+    agent,
     pending: async () => (await pendingWith()).calls,
     send(task, limits) {
       const input = task === undefined ? null : { messages: [{ role: "user", content: task }] };

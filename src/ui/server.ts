@@ -14,6 +14,7 @@ import { openThreadsDb, type ThreadRow } from "../run/threads-db.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
 import { pageAsset } from "./page-assets.js";
 import { diffFiles, filesByStep } from "./step-files.js";
+import { type SurfaceView, surfaceView } from "./surface-view.js";
 import {
   firstLine,
   messageView,
@@ -24,6 +25,7 @@ import {
   summaryOf,
   type ViewStatus,
 } from "./thread-view.js";
+import { usageBreakdown } from "./usage-view.js";
 
 /** What starts `delve ui`. */
 export interface UiOptions {
@@ -94,6 +96,20 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     };
     return { head, steps, snapshots, session };
   }
+  // A thread's agent does not change while it is open: its surface is measured once.
+  const surfaces = new Map<string, Promise<SurfaceView>>();
+  const surfaceOf = (id: string) => {
+    let s = surfaces.get(id);
+    if (!s) {
+      s = (async () => {
+        const { inspectSurface } = await import("../surface/inspect-surface.js");
+        return surfaceView(await inspectSurface((await reader(id)).agent));
+      })();
+      s.catch(() => surfaces.delete(id));
+      surfaces.set(id, s);
+    }
+    return s;
+  };
   const find = async (id: string) => (await threads()).find((r) => r.id === id);
 
   const app = new Hono();
@@ -154,6 +170,18 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       return c.json({ error: "no such checkpoint in this thread" }, 404);
     }
     return c.json({ files: diffFiles(maps[from] ?? {}, maps[to] ?? {}) });
+  });
+
+  app.get("/api/threads/:id/surface", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    return c.json(await surfaceOf(row.id));
+  });
+
+  app.get("/api/threads/:id/usage", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    return c.json(usageBreakdown((await view(row)).steps));
   });
 
   app.get("/api/pending", async (c) => {

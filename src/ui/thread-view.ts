@@ -18,6 +18,18 @@ export interface MessageView {
   tool_call_id?: string;
   name?: string;
   status?: "success" | "error";
+  /** For a `task` result: the subagent run it answers, nested under the call. */
+  subagent?: SubagentRun;
+}
+
+/**
+ * A subagent run as its parent's checkpoints hold it: the task it was given, its model calls
+ * (the usage records it reported, named after it) and, in the result's text, its answer.
+ */
+export interface SubagentRun {
+  name: string;
+  description: string;
+  calls: UsageView[];
 }
 
 /** One model call's tokens and cost. */
@@ -116,6 +128,7 @@ export function stepsOf(
   prices?: Record<string, ModelPrice>,
 ): StepView[] {
   const seen = new Set<string>();
+  const calls = new Map<string, { name: string; args: any }>();
   let usageSeen = 0;
   let previous: Snapshot | undefined;
   return snapshots.map((s) => {
@@ -131,6 +144,9 @@ export function stepsOf(
     const created = s.createdAt ?? "";
     const before = previous?.createdAt;
     previous = s;
+    const usage = added.map((r) => usageView(r, threadModel, prices));
+    const views = messages.map(messageView);
+    nestSubagents(views, usage, calls);
     return {
       checkpoint_id: checkpointOf(s),
       parent_id: s.parentConfig?.configurable?.checkpoint_id ?? null,
@@ -138,10 +154,29 @@ export function stepsOf(
       source: String(s.metadata?.source ?? ""),
       created_at: created,
       duration_ms: before && created ? Date.parse(created) - Date.parse(before) : null,
-      messages: messages.map(messageView),
-      usage: added.map((r) => usageView(r, threadModel, prices)),
+      messages: views,
+      usage,
     };
   });
+}
+
+// A task result takes the step's model calls its subagent reported (by the subagent's name;
+// two calls of one subagent in a step share them in order of their results).
+function nestSubagents(
+  views: MessageView[],
+  usage: UsageView[],
+  calls: Map<string, { name: string; args: any }>,
+) {
+  const taken = new Set<UsageView>();
+  for (const v of views) {
+    for (const c of v.tool_calls ?? []) calls.set(c.id, { name: c.name, args: c.args });
+    if (v.role !== "tool" || v.name !== "task") continue;
+    const args = calls.get(v.tool_call_id ?? "")?.args ?? {};
+    const name = String(args.subagent_type ?? "");
+    const own = usage.filter((u) => u.agent === name && !taken.has(u));
+    for (const u of own) taken.add(u);
+    v.subagent = { name, description: String(args.description ?? ""), calls: own };
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // The `delve ui` page: plain DOM. Every string from a run goes in through textContent (never
 // innerHTML), so a `<script>` in a file or an answer is shown, never run.
 
+import { surfaceSection, usageSection } from "./charts.js";
 import { api, el, type Json, money, status, tokens } from "./dom.js";
 import { forkButton, forkPoints, parentNote } from "./fork.js";
 
@@ -62,13 +63,12 @@ async function threadsView(filter: string) {
 function messageNode(m: Json): HTMLElement {
   const box = el("div", { class: `msg msg-${m.role}` }, el("span", { class: "role" }, m.role));
   if (m.role === "tool") {
-    box.append(
-      el(
-        "div",
-        { class: `result${m.status === "error" ? " error" : ""}` },
-        `${m.name} → ${m.status}\n${m.text}`,
-      ),
+    const result = el(
+      "div",
+      { class: `result${m.status === "error" ? " error" : ""}` },
+      `${m.name} → ${m.status}\n${m.text}`,
     );
+    box.append(m.subagent ? subagentNode(m.subagent, result) : result);
     return box;
   }
   if (m.text) box.append(el("span", { class: "text" }, m.text));
@@ -76,6 +76,33 @@ function messageNode(m: Json): HTMLElement {
     box.append(el("div", { class: "call" }, `${c.name}(${JSON.stringify(c.args, null, 1)})`));
   }
   return box;
+}
+
+// A subagent's run nested under its task call, collapsed: its task, its model calls, its answer.
+function subagentNode(run: Json, result: HTMLElement): HTMLElement {
+  const cost = run.calls.reduce(
+    (sum: number | null, c: Json) =>
+      sum === null || c.cost_usd === null ? null : sum + c.cost_usd,
+    0,
+  );
+  const details = el(
+    "details",
+    { class: "subagent" },
+    el("summary", {}, `subagent ${run.name} · ${run.calls.length} model call(s) · ${money(cost)}`),
+    el("div", { class: "call subagent-task" }, run.description),
+  );
+  for (const c of run.calls) {
+    details.append(
+      el(
+        "div",
+        { class: "note subagent-call" },
+        `${c.model} ${c.input}/${c.output} ${money(c.cost_usd)}`,
+      ),
+    );
+  }
+  details.append(result);
+  details.addEventListener("click", (event) => event.stopPropagation());
+  return details;
 }
 
 function diffNode(diff: string): HTMLElement {
@@ -211,6 +238,19 @@ async function threadView(id: string, checkpoint: string | undefined) {
         `/api/threads/${encodeURIComponent(id)}/diff?to=${encodeURIComponent(selected.checkpoint_id)}${previous ? `&from=${encodeURIComponent(previous.checkpoint_id)}` : ""}`,
       ),
     ]);
+    // Files changed by a shell command or a subagent are not in the checkpoint's messages.
+    const outside = selected.messages
+      .filter((m: Json) => m.role === "tool" && (m.name === "execute" || m.name === "task"))
+      .map((m: Json) => m.name);
+    if (outside.length) {
+      files.append(
+        el(
+          "p",
+          { class: "note outside-note" },
+          `This step ran ${[...new Set(outside)].join(" and ")}: files it changed on disk are not shown (only write_file and edit_file are in the checkpoint).`,
+        ),
+      );
+    }
     const names = Object.keys(state.files);
     if (!names.length) files.append(el("p", { class: "note" }, "No file changed yet."));
     for (const name of names) {
@@ -234,6 +274,12 @@ async function threadView(id: string, checkpoint: string | undefined) {
       status(t.status),
       ` · ${t.model} · ${t.turns} turns · ${tokens(t.tokens)} · `,
       el("span", { class: "cost" }, money(t.cost_usd)),
+      " · ",
+      el(
+        "a",
+        { href: `#/charts/${encodeURIComponent(id)}`, class: "charts-link" },
+        "surface and cost",
+      ),
     ),
   );
   const from = parentNote(t.parent);
@@ -243,6 +289,29 @@ async function threadView(id: string, checkpoint: string | undefined) {
   if (t.pending.length) header.append(pendingNode(id, t.pending, () => void route()));
   render(el("div", { id: "thread-view" }, header, el("div", { class: "layout" }, timeline, files)));
   return t.status === "running" || t.status === "paused";
+}
+
+async function chartsView(id: string) {
+  const base = `/api/threads/${encodeURIComponent(id)}`;
+  const [t, surface, usage] = await Promise.all([
+    api(base),
+    api(`${base}/surface`),
+    api(`${base}/usage`),
+  ]);
+  render(
+    el(
+      "div",
+      { id: "charts-view" },
+      el(
+        "h2",
+        {},
+        el("a", { href: `#/thread/${encodeURIComponent(id)}` }, t.title || t.id),
+        " — surface and cost",
+      ),
+      usageSection(usage),
+      surfaceSection(surface),
+    ),
+  );
 }
 
 async function pendingView() {
@@ -268,7 +337,9 @@ async function route() {
   let poll = false;
   try {
     const thread = /^\/thread\/([^/]+)(?:\/([^/]+))?$/.exec(hash);
-    if (thread)
+    const charts = /^\/charts\/([^/]+)$/.exec(hash);
+    if (charts) await chartsView(decodeURIComponent(charts[1]!));
+    else if (thread)
       poll = await threadView(
         decodeURIComponent(thread[1]!),
         thread[2] && decodeURIComponent(thread[2]),
