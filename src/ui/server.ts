@@ -11,6 +11,7 @@ import { AlreadyDecidedError, openSession, type RunSession } from "../run/engine
 import type { RunDecision, RunResult } from "../run/events.js";
 import { ForkPointError } from "../run/run-errors.js";
 import { openThreadsDb, type ThreadRow } from "../run/threads-db.js";
+import { evalApp, readEvalReport } from "./eval-report.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
 import { pageAsset } from "./page-assets.js";
 import { diffFiles, filesByStep } from "./step-files.js";
@@ -36,6 +37,8 @@ export interface UiOptions {
   port?: number;
   /** The environment the sessions see (provider keys for resuming a thread). */
   env?: NodeJS.ProcessEnv;
+  /** Serve this eval report (`delve eval --json`'s file) instead of the workspace's threads. */
+  evalReport?: string;
 }
 
 /** A running `delve ui`. */
@@ -115,6 +118,8 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   const app = new Hono();
   app.use("*", guard(options));
   app.onError((error, c) => c.json({ error: error.message }, 500));
+
+  app.get("/api/info", (c) => c.json({ mode: "threads" }));
 
   app.get("/api/threads", async (c) => {
     const want = c.req.query("status");
@@ -295,7 +300,10 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
   const host = options.host ?? "127.0.0.1";
   const token = isLoopback(host) ? undefined : randomBytes(24).toString("base64url");
   let port = options.port ?? 4780;
-  const { app, close } = uiApp({ ...options, hosts: () => servedHosts(host, port), token });
+  const hosts = () => servedHosts(host, port);
+  const { app, close } = options.evalReport
+    ? evalApp(readEvalReport(options.evalReport), { hosts, ...(token ? { token } : {}) })
+    : uiApp({ ...options, hosts, token });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
       port = info.port;

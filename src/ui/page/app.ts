@@ -3,6 +3,7 @@
 
 import { surfaceSection, usageSection } from "./charts.js";
 import { api, el, type Json, money, status, tokens } from "./dom.js";
+import { evalTaskView, evalView } from "./eval-view.js";
 import { forkButton, forkPoints, parentNote } from "./fork.js";
 
 const main = document.getElementById("main")!;
@@ -331,11 +332,24 @@ async function pendingView() {
   render(list);
 }
 
+// `delve ui --eval` serves a report instead of threads: the page asks once which.
+const mode: Promise<string> = api("/api/info").then(
+  (i) => i.mode,
+  () => "threads",
+);
+
 async function route() {
   if (timer !== undefined) clearTimeout(timer);
   const hash = location.hash.replace(/^#/, "") || "/";
   let poll = false;
   try {
+    if ((await mode) === "eval") {
+      document.getElementById("nav")?.replaceChildren(el("a", { href: "#/" }, "Eval report"));
+      const task = /^\/eval\/(.+)$/.exec(hash);
+      render(await (task ? evalTaskView(decodeURIComponent(task[1]!)) : evalView()));
+      shown = hash;
+      return;
+    }
     const thread = /^\/thread\/([^/]+)(?:\/([^/]+))?$/.exec(hash);
     const charts = /^\/charts\/([^/]+)$/.exec(hash);
     if (charts) await chartsView(decodeURIComponent(charts[1]!));
