@@ -8,7 +8,7 @@
  *
  * @example
  * npx tsx bench/run.ts --smoke
- * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, cli, deferral, grep-fs
+ * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, cli, deferral, viewer, grep-fs
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -29,6 +29,7 @@ import {
 } from "./lib/report.js";
 import { runStateFilesBench } from "./state-files.js";
 import { runSurfaceBench } from "./surface.js";
+import { runViewerBench } from "./viewer.js";
 
 type Bench = { key: string; run: (options: BenchOptions) => Promise<unknown> };
 
@@ -80,6 +81,7 @@ const BENCHES: Bench[] = [
   { key: "checkpoints", run: runCheckpointsBench },
   { key: "cli", run: runCliStartBench },
   { key: "deferral", run: runDeferralBench },
+  { key: "viewer", run: runViewerBench },
   ...(existsSync(GREP_FS_MODULE) ? [{ key: "grep-fs", run: grepFsBench }] : []),
 ];
 

@@ -8,9 +8,9 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { loadConfig } from "../run/config.js";
 import { AlreadyDecidedError, openSession, type RunSession } from "../run/engine.js";
-import type { RunDecision, RunResult } from "../run/events.js";
+import type { PendingCall, RunDecision, RunResult } from "../run/events.js";
 import { ForkPointError } from "../run/run-errors.js";
-import { openThreadsDb, type ThreadRow } from "../run/threads-db.js";
+import { openThreadsDb, type ThreadRow, type ThreadsDb } from "../run/threads-db.js";
 import { evalApp, readEvalReport } from "./eval-report.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
 import { pageAsset } from "./page-assets.js";
@@ -22,6 +22,7 @@ import {
   readHistory,
   runnerAlive,
   type Snapshot,
+  type StepView,
   stepsOf,
   summaryOf,
   type ViewStatus,
@@ -73,19 +74,37 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     }
     return s;
   };
+  // One connection for the rows, opened once the database exists (WAL: runs write beside it).
+  let rows: ThreadsDb | undefined;
   const threads = async (): Promise<ThreadRow[]> => {
-    const db = await openThreadsDb(workspace, false);
-    try {
-      return db.list();
-    } finally {
-      db.close();
+    if (!rows) {
+      const db = await openThreadsDb(workspace, false);
+      if (!db.db) return [];
+      rows = db;
     }
+    return rows.list();
   };
-  async function view(row: ThreadRow) {
-    const session = await reader(row.id);
+  // A thread's history changes only while a process runs it (the runner is set from a run's
+  // start to its end, which touches updated_at): at rest, its history is read once.
+  const histories = new Map<
+    string,
+    { key: string; snapshots: Snapshot[]; steps: StepView[]; pending: PendingCall[] }
+  >();
+  async function historyOf(row: ThreadRow, session: RunSession, alive: boolean) {
+    const key = `${row.updated_at}|${row.runner?.started_at ?? ""}`;
+    const cached = histories.get(row.id);
+    if (cached?.key === key && !alive && !running.has(row.id)) return cached;
     const snapshots = await readHistory(session.history() as AsyncIterable<Snapshot>);
     const steps = stepsOf(snapshots, row.settings.model, prices);
-    const summary = summaryOf(steps, snapshots.at(-1), runnerAlive(row.runner));
+    const read = { key, snapshots, steps, pending: await session.pending() };
+    histories.set(row.id, read);
+    return read;
+  }
+  async function view(row: ThreadRow) {
+    const session = await reader(row.id);
+    const alive = runnerAlive(row.runner);
+    const { snapshots, steps, pending } = await historyOf(row, session, alive);
+    const summary = summaryOf(steps, snapshots.at(-1), alive);
     const status: ViewStatus = running.has(row.id) ? "running" : summary.status;
     const head = {
       id: row.id,
@@ -97,7 +116,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       ...summary,
       status,
     };
-    return { head, steps, snapshots, session };
+    return { head, steps, snapshots, pending };
   }
   // A thread's agent does not change while it is open: its surface is measured once.
   const surfaces = new Map<string, Promise<SurfaceView>>();
@@ -113,7 +132,10 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     }
     return s;
   };
-  const find = async (id: string) => (await threads()).find((r) => r.id === id);
+  const find = async (id: string) => {
+    await threads();
+    return rows?.get(id);
+  };
 
   const app = new Hono();
   app.use("*", guard(options));
@@ -140,8 +162,8 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   app.get("/api/threads/:id", async (c) => {
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
-    const { head, steps, session } = await view(row);
-    return c.json({ ...head, steps, pending: await session.pending() });
+    const { head, steps, pending } = await view(row);
+    return c.json({ ...head, steps, pending });
   });
 
   app.get("/api/threads/:id/state", async (c) => {
@@ -192,7 +214,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   app.get("/api/pending", async (c) => {
     const all = [];
     for (const row of await threads()) {
-      for (const call of await (await reader(row.id)).pending()) {
+      for (const call of (await view(row)).pending) {
         all.push({ thread_id: row.id, title: firstLine(row.title), ...call });
       }
     }
@@ -275,6 +297,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
 
   const close = async () => {
     await Promise.all(inflight);
+    rows?.close();
     for (const s of readers.values()) await (await s.catch(() => undefined))?.close();
     readers.clear();
   };

@@ -4,6 +4,7 @@
 import { surfaceSection, usageSection } from "./charts.js";
 import { api, el, type Json, money, status, tokens } from "./dom.js";
 import { evalTaskView, evalView } from "./eval-view.js";
+import { filesPanel } from "./files-panel.js";
 import { forkButton, forkPoints, parentNote } from "./fork.js";
 
 const main = document.getElementById("main")!;
@@ -106,20 +107,6 @@ function subagentNode(run: Json, result: HTMLElement): HTMLElement {
   return details;
 }
 
-function diffNode(diff: string): HTMLElement {
-  const pre = el("pre", { class: "diff" });
-  for (const line of diff.split("\n")) {
-    const kind =
-      line.startsWith("+") && !line.startsWith("+++")
-        ? "add"
-        : line.startsWith("-") && !line.startsWith("---")
-          ? "del"
-          : "";
-    pre.append(el("span", kind ? { class: kind } : {}, `${line}\n`));
-  }
-  return pre;
-}
-
 // Several calls waiting get one decision for all; Edit is offered when one call waits.
 function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLElement {
   const box = el(
@@ -182,8 +169,25 @@ function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLEl
   return box;
 }
 
-async function threadView(id: string, checkpoint: string | undefined) {
+// The thread last drawn: selecting another of its steps redraws only the selection and files.
+let current: { id: string; t: Json } | undefined;
+
+async function threadView(id: string, checkpoint: string | undefined, reselect: boolean) {
+  const view = main.querySelector("#thread-view");
+  if (reselect && view && current?.id === id) {
+    const steps: Json[] = current.t.steps;
+    const index = checkpoint
+      ? steps.findIndex((s) => s.checkpoint_id === checkpoint)
+      : steps.length - 1;
+    for (const node of view.querySelectorAll<HTMLElement>("#timeline .step")) {
+      node.classList.toggle("selected", node.dataset.checkpoint === steps[index]?.checkpoint_id);
+    }
+    view.querySelector("#files")?.replaceWith(await filesPanel(id, steps, index));
+    drawn = JSON.stringify([current.t, checkpoint, notice]);
+    return current.t.status === "running" || current.t.status === "paused";
+  }
   const t = await api(`/api/threads/${encodeURIComponent(id)}`);
+  current = { id, t };
   // Polling redraws only on change, so a reason being typed is kept.
   const key = JSON.stringify([t, checkpoint, notice]);
   if (key === drawn && main.firstChild) return t.status === "running" || t.status === "paused";
@@ -192,9 +196,7 @@ async function threadView(id: string, checkpoint: string | undefined) {
   const index = checkpoint
     ? steps.findIndex((s) => s.checkpoint_id === checkpoint)
     : steps.length - 1;
-  const selected = steps[index];
   const forks = forkPoints(steps);
-  const previous = index > 0 ? steps[index - 1] : undefined;
   const timeline = el(
     "section",
     { id: "timeline" },
@@ -230,41 +232,7 @@ async function threadView(id: string, checkpoint: string | undefined) {
     });
     timeline.append(node);
   });
-  const files = el("section", { id: "files" }, el("h3", {}, "Files at this step"));
-  if (selected) {
-    const q = `checkpoint=${encodeURIComponent(selected.checkpoint_id)}`;
-    const [state, diff] = await Promise.all([
-      api(`/api/threads/${encodeURIComponent(id)}/state?${q}`),
-      api(
-        `/api/threads/${encodeURIComponent(id)}/diff?to=${encodeURIComponent(selected.checkpoint_id)}${previous ? `&from=${encodeURIComponent(previous.checkpoint_id)}` : ""}`,
-      ),
-    ]);
-    // Files changed by a shell command or a subagent are not in the checkpoint's messages.
-    const outside = selected.messages
-      .filter((m: Json) => m.role === "tool" && (m.name === "execute" || m.name === "task"))
-      .map((m: Json) => m.name);
-    if (outside.length) {
-      files.append(
-        el(
-          "p",
-          { class: "note outside-note" },
-          `This step ran ${[...new Set(outside)].join(" and ")}: files it changed on disk are not shown (only write_file and edit_file are in the checkpoint).`,
-        ),
-      );
-    }
-    const names = Object.keys(state.files);
-    if (!names.length) files.append(el("p", { class: "note" }, "No file changed yet."));
-    for (const name of names) {
-      const content = state.files[name];
-      files.append(
-        el("h4", {}, name),
-        el("pre", { class: "file" }, content ?? "(content before the run unknown)"),
-      );
-    }
-    files.append(el("h3", {}, "Diff to the previous step"));
-    if (!diff.files.length) files.append(el("p", { class: "note" }, "No change in this step."));
-    for (const d of diff.files) files.append(el("h4", {}, `${d.op} ${d.path}`), diffNode(d.diff));
-  }
+  const files = await filesPanel(id, steps, index);
   const header = el(
     "section",
     { id: "thread" },
@@ -338,7 +306,7 @@ const mode: Promise<string> = api("/api/info").then(
   () => "threads",
 );
 
-async function route() {
+async function route(reselect = false) {
   if (timer !== undefined) clearTimeout(timer);
   const hash = location.hash.replace(/^#/, "") || "/";
   let poll = false;
@@ -357,6 +325,7 @@ async function route() {
       poll = await threadView(
         decodeURIComponent(thread[1]!),
         thread[2] && decodeURIComponent(thread[2]),
+        reselect,
       );
     else if (hash === "/pending") await pendingView();
     else await threadsView(new URLSearchParams(hash.split("?")[1] ?? "").get("status") ?? "");
@@ -369,8 +338,11 @@ async function route() {
   if (poll) timer = window.setTimeout(() => shown === hash && void route(), 1500);
 }
 
-window.addEventListener("hashchange", () => {
+window.addEventListener("hashchange", (event) => {
   notice = "";
-  void route();
+  // Another step of the thread on screen: no refetch, no redraw of the timeline.
+  const thread = (u: string) => /#\/thread\/([^/]+)/.exec(u)?.[1];
+  const same = thread(event.oldURL) !== undefined && thread(event.oldURL) === thread(event.newURL);
+  void route(same);
 });
 void route();
