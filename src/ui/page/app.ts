@@ -2,7 +2,7 @@
 // innerHTML), so a `<script>` in a file or an answer is shown, never run.
 
 import { surfaceSection, usageSection } from "./charts.js";
-import { api, el, type Json, money, status, tokens } from "./dom.js";
+import { api, el, type Json, money, post, status, tokens } from "./dom.js";
 import { evalTaskView, evalView } from "./eval-view.js";
 import { filesPanel } from "./files-panel.js";
 import { forkButton, forkPoints, parentNote } from "./fork.js";
@@ -283,10 +283,12 @@ async function chartsView(id: string) {
   );
 }
 
-async function pendingView() {
+async function pendingView(told = "") {
   const data = await api("/api/pending");
   const list = el("section", { id: "pending" }, el("h2", {}, "Pending approvals"));
+  if (told) list.append(el("p", { class: "notice" }, told));
   if (!data.pending.length) list.append(el("p", { class: "note" }, "No approval is waiting."));
+  else list.append(decideAllNode(data.pending));
   for (const p of data.pending) {
     list.append(
       el(
@@ -298,6 +300,42 @@ async function pendingView() {
     );
   }
   render(list);
+}
+
+// One decision for every call waiting in the workspace: each thread is decided (and claimed)
+// on its own, so a thread decided elsewhere meanwhile is reported, the others still run.
+function decideAllNode(calls: Json[]): HTMLElement {
+  const byThread = new Map<string, number>();
+  for (const c of calls) byThread.set(c.thread_id, (byThread.get(c.thread_id) ?? 0) + 1);
+  const reason = el("input", { placeholder: "reason (for reject)", class: "reason" });
+  const note = el("span", { class: "note decide-note" });
+  const all = async (type: "approve" | "reject") => {
+    note.textContent = "running…";
+    const message = (reason as HTMLInputElement).value;
+    const outcomes = await Promise.all(
+      [...byThread].map(async ([thread, count]) => {
+        const one = type === "reject" && message ? { type, message } : { type };
+        try {
+          await post(`/api/threads/${encodeURIComponent(thread)}/decide`, {
+            decisions: Array.from({ length: count }, () => one),
+          });
+          return "decided";
+        } catch (error) {
+          return (error as Error).message;
+        }
+      }),
+    );
+    const decided = outcomes.filter((o) => o === "decided").length;
+    const others = [...new Set(outcomes.filter((o) => o !== "decided"))];
+    void pendingView(
+      `${decided} thread(s) decided${others.length ? `; ${outcomes.length - decided}: ${others.join(", ")}` : ""}`,
+    );
+  };
+  const approve = el("button", { class: "approve-all" }, `Approve all ${calls.length}`);
+  const reject = el("button", { class: "reject-all" }, `Reject all ${calls.length}`);
+  approve.addEventListener("click", () => void all("approve"));
+  reject.addEventListener("click", () => void all("reject"));
+  return el("div", { class: "decide-all" }, approve, reject, reason, note);
 }
 
 // `delve ui --eval` serves a report instead of threads: the page asks once which.

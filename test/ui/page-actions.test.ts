@@ -8,8 +8,9 @@ import { type Harness, startHarness } from "../cli/run-harness.js";
 import { expectNonBlankPng, launchChromium } from "./chromium.js";
 import { completedThread, pausedThread, serveUi } from "./ui-fixture.js";
 
-// Fork from a step ("run from here" with an edited message): a new thread from the parent's
-// state at that checkpoint, run by the same engine, showing where it came from.
+// What the page does besides showing: fork from a step ("run from here" with an edited
+// message: a new thread from the parent's state at that checkpoint, run by the same engine,
+// showing where it came from), and one decision for every call waiting in the workspace.
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
@@ -21,6 +22,7 @@ let page: Page;
 let shots: string;
 let done: string;
 let paused: string;
+let second: string;
 
 const get = async (route: string) => {
   const response = await fetch(new URL(route, ui.url));
@@ -52,6 +54,7 @@ beforeAll(async () => {
   ws = h.workspace({ "notes.txt": "alpha\n" });
   done = await completedThread(h, ws);
   paused = await pausedThread(h, ws);
+  second = await pausedThread(h, ws, "echo second >> second.txt");
   ui = await serveUi(h, ws);
   shots = process.env.DELVE_UI_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "delve-ui-shots-"));
   fs.mkdirSync(shots, { recursive: true });
@@ -139,5 +142,22 @@ describe("fork a thread from a step", () => {
     await page.goto(`${ui.url}#/`);
     await page.locator(".thread-row").nth(3).waitFor();
     expect(await page.locator(".thread-row .parent").count()).toBe(2);
+  });
+});
+
+describe("one decision for all pending calls", () => {
+  it("Approve all on the pending page runs every waiting call once, each thread claimed on its own", async () => {
+    await page.goto(`${ui.url}#/pending`);
+    await page.locator("#pending button.approve-all").waitFor();
+    expect(await page.locator("#pending button.approve-all").textContent()).toBe("Approve all 2");
+    await page.screenshot({ path: path.join(shots, "pending-all.png"), fullPage: true });
+    h.openai.script([{ text: "first logged" }, { text: "second logged" }]);
+    await page.locator("#pending button.approve-all").click();
+    await page.locator("#pending .notice").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#pending .notice").textContent()).toBe("2 thread(s) decided");
+    expect(await page.locator("#pending .pending").count()).toBe(0);
+    expect(fs.readFileSync(path.join(ws, "log.txt"), "utf8")).toBe("ran\n");
+    expect(fs.readFileSync(path.join(ws, "second.txt"), "utf8")).toBe("second\n");
+    for (const id of [paused, second]) expect((await settled(id)).status).toBe("completed");
   });
 });
