@@ -146,6 +146,12 @@ export {
   readLimitHit,
 } from "./limits/index.js";
 export {
+  HumanChatModel,
+  type HumanChatModelOptions,
+  type HumanReply,
+  type HumanRequest,
+  type HumanRequestMessage,
+  type HumanToolDefinition,
   LazyChatModel,
   ScriptedChatModel,
   type ScriptedStep,

@@ -122,7 +122,9 @@ export function buildStack(spec: StackSpec): BuiltStack {
   const toolExclusion = excludedBy.size ? toolExclusionMiddleware(excludedBy) : undefined;
   // The general-purpose subagent's stack: the parent's layers, with its own context layers
   // (transcript, skills), and no task, memory, debug, profile middleware or probe.
-  const gpContext = withReplacements(context(GENERAL_PURPOSE_SUBAGENT, false), replacement);
+  // A forked one loads memory into its prompt as the parent does.
+  const gpForked = spec.profile.profile.generalPurposeSubagent?.mode === "fork";
+  const gpContext = withReplacements(context(GENERAL_PURPOSE_SUBAGENT, gpForked), replacement);
   const gpLayers: StackLayers = {
     [TOOL_ERRORS_MIDDLEWARE_NAME]: errorsLayer,
     [CONTEXT_LAYER_NAMES.eviction]: gpContext.eviction,

@@ -46,14 +46,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "run",
     usage: "delve run [TASK] [options]",
     summary:
-      "Run one task in the workspace. TASK is the argument, or standard input when it is - or stdin is not a terminal. Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 paused for an approval, 124 a limit was reached.",
+      "Run one task in the workspace. TASK is the argument, or standard input when it is - or stdin is not a terminal. Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 paused for an approval or a question, 124 a limit was reached.",
     maxPositionals: 1,
     flags: {
       cwd,
       model: {
         type: "string",
         value: "provider:model",
-        help: "The model (also DELVE_MODEL and the config's model).",
+        help: "The model (also DELVE_MODEL and the config's model); human: you play the model.",
+      },
+      "human-io": {
+        type: "string",
+        value: "DIR",
+        help: "With --model human: write DIR/request-N.json and wait for DIR/reply-N.json instead of the terminal.",
       },
       agent: {
         type: "string",
@@ -87,6 +92,10 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: "Answer every model call from this cassette (offline).",
       },
       record: { type: "string", value: "FILE", help: "Record every model call to this cassette." },
+      "ask-user": {
+        type: "boolean",
+        help: "Give the agent ask_user: it may pause with a question (exit 3); answer with delve answer.",
+      },
     },
   },
   {
@@ -100,7 +109,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "pending",
     usage: "delve pending [--json] [--cwd DIR]",
-    summary: "Every approval waiting, in every thread of the workspace.",
+    summary: "Every approval and question waiting, in every thread of the workspace.",
     maxPositionals: 0,
     flags: { cwd, json },
   },
@@ -123,6 +132,29 @@ export const COMMANDS: readonly CommandSpec[] = [
         type: "string",
         value: "JSON",
         help: "Approve with these arguments instead (a JSON object).",
+      },
+      output,
+      ...limits,
+    },
+  },
+  {
+    name: "answer",
+    usage: 'delve answer THREAD ["TEXT"] [--choice C]... [--call ID] [options]',
+    summary:
+      'Answer the ask_user question THREAD waits on, in your own words (TEXT) or with its choices (--choice, repeatable for a multi-select question), and continue the run to its end, printing like run. Exit codes as run; 4 when another process answered first ("already decided").',
+    maxPositionals: 2,
+    flags: {
+      cwd,
+      choice: {
+        type: "string",
+        value: "C",
+        multiple: true,
+        help: "A choice of the question (exactly as listed; repeat for several).",
+      },
+      call: {
+        type: "string",
+        value: "ID",
+        help: "The question's call id (as in question_required), to be sure which one you answer.",
       },
       output,
       ...limits,
@@ -222,7 +254,7 @@ export function mainHelp(): string {
     "  delve --version",
     "  delve --help | delve COMMAND --help",
     "",
-    "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 paused for an approval, 4 approval already decided, 124 a limit was reached.",
+    "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 paused for an approval or a question, 4 approval or answer already decided, 124 a limit was reached.",
   );
   return lines.join("\n");
 }

@@ -17,6 +17,7 @@ type Handler = (args: import("./args.js").ParsedArgs) => Promise<number>;
 const HANDLERS: Record<string, () => Promise<Handler>> = {
   run: async () => (await import("./run-command.js")).runCommand,
   approve: async () => (await import("./run-command.js")).approveCommand,
+  answer: async () => (await import("./answer-command.js")).answerCommand,
   threads: async () => (await import("./threads-command.js")).threadsCommand,
   pending: async () => (await import("./threads-command.js")).pendingCommand,
   ui: async () => (await import("./ui-command.js")).uiCommand,

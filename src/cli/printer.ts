@@ -53,6 +53,15 @@ export function printer(mode: OutputMode, out = process.stdout, err = process.st
           `waiting for approval: ${event.tool} ${short(event.args)}\n  ${event.description}\n  decide: delve approve ${event.thread_id} --call ${event.call_id} [--reject]${event.suggested_rule ? `\n  or allow it for good: "${event.suggested_rule}" in .delve/config.json rules.allow` : ""}`,
         );
         break;
+      case "question_required": {
+        const choices = event.choices?.length
+          ? `\n  choices: ${event.choices.map((c) => JSON.stringify(c)).join(" | ")}${event.multiple ? " (several allowed)" : ""}`
+          : "";
+        line(
+          `question: ${event.question}${choices}${event.error ? `\n  (${event.error})` : ""}\n  answer: delve answer ${event.thread_id} "TEXT"${event.choices?.length ? ` or --choice ${JSON.stringify(event.choices[0])}` : ""}`,
+        );
+        break;
+      }
       case "subagent":
         line(`${event.phase === "start" ? "▶" : "◀"} subagent ${event.name}`);
         break;

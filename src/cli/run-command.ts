@@ -11,7 +11,8 @@ export const ALREADY_DECIDED_EXIT = 4;
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-function limitsOf(values: ParsedArgs["values"]): RunLimits {
+/** The `--max-turns`, `--timeout` and `--max-cost` of a command. */
+export function limitsOf(values: ParsedArgs["values"]): RunLimits {
   const n = (name: string) => (str(values[name]) === undefined ? undefined : Number(values[name]));
   const timeout = n("timeout");
   return {
@@ -46,7 +47,8 @@ async function taskOf(args: ParsedArgs): Promise<string | undefined> {
   return undefined;
 }
 
-function sessionOptions(args: ParsedArgs, extra: Partial<SessionOptions>): SessionOptions {
+/** The session options every running command shares (`--cwd`, `--prices`, notices). */
+export function sessionOptions(args: ParsedArgs, extra: Partial<SessionOptions>): SessionOptions {
   const v = args.values;
   return {
     workspace: str(v.cwd) ?? process.cwd(),
@@ -56,7 +58,8 @@ function sessionOptions(args: ParsedArgs, extra: Partial<SessionOptions>): Sessi
   };
 }
 
-async function stream(
+/** Prints the thread event, then `events`; the exit code of their result. */
+export async function stream(
   session: RunSession,
   mode: OutputMode,
   events: AsyncGenerator<RunEvent>,
@@ -100,6 +103,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       ...(str(v.mcp) ? { mcp: str(v.mcp) } : {}),
       ...(str(v.replay) ? { replay: str(v.replay) } : {}),
       ...(str(v.record) ? { record: str(v.record) } : {}),
+      ...(v["ask-user"] ? { askUser: true } : {}),
+      ...(str(v["human-io"]) ? { humanIo: str(v["human-io"]) } : {}),
     }),
   );
   try {
@@ -110,10 +115,13 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     if (s.approval === "yolo")
       process.stderr.write("delve: approval yolo: every call runs unless a deny rule stops it\n");
     const pending = session.resumed ? await session.pending() : [];
-    if (pending.length) {
+    const questions = session.resumed ? await session.questions() : [];
+    if (pending.length || questions.length) {
       if (task) {
         throw new UsageError(
-          `thread ${session.thread.id} waits for an approval; decide it first: delve approve ${session.thread.id}`,
+          pending.length
+            ? `thread ${session.thread.id} waits for an approval; decide it first: delve approve ${session.thread.id}`
+            : `thread ${session.thread.id} waits for an answer to "${questions[0]!.question}"; answer it first: delve answer ${session.thread.id} "TEXT"`,
         );
       }
       // Continuing a paused thread without a decision: report the pause again.
@@ -141,6 +149,12 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   const session = await openSession(sessionOptions(args, { threadId }));
   try {
     const pending = await session.pending();
+    const questions = await session.questions();
+    if (questions.length) {
+      throw new UsageError(
+        `thread ${threadId} waits for an answer to "${questions[0]!.question}"${pending.length ? " together with its approvals" : ""}: delve answer ${threadId} "TEXT".`,
+      );
+    }
     if (!pending.length) {
       process.stderr.write(
         `delve: thread ${threadId} waits for no approval (already decided, or never paused).\n`,

@@ -1,4 +1,4 @@
-import type { PendingCall } from "../run/events.js";
+import type { PendingCall, RunQuestion } from "../run/events.js";
 import { type ParsedArgs, UsageError } from "./args.js";
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -55,12 +55,13 @@ export async function threadsCommand(args: ParsedArgs): Promise<number> {
     throw new UsageError(`delve threads takes list, show ID or delete ID; got "${action}".`);
   }
   return withThread(workspace, id, async (session) => {
-    const [pending, totals, messages] = await Promise.all([
+    const [pending, questions, totals, messages] = await Promise.all([
       session.pending(),
+      session.questions(),
       session.totals(),
       session.messages(),
     ]);
-    const shown = { ...session.thread, ...totals, pending, messages };
+    const shown = { ...session.thread, ...totals, pending, questions, messages };
     if (json) {
       console.log(JSON.stringify(shown, null, 2));
       return 0;
@@ -77,29 +78,44 @@ export async function threadsCommand(args: ParsedArgs): Promise<number> {
       console.log(`  ${m.role}: ${m.text.replace(/\s+/g, " ").slice(0, 200)}`);
     for (const p of pending)
       console.log(`  waiting: ${p.call_id} ${p.tool} ${JSON.stringify(p.args)}`);
+    for (const q of questions) console.log(`  asking: ${q.call_id} ${questionLine(q)}`);
     return 0;
   });
 }
 
-/** `delve pending`: every approval waiting in the workspace. */
+const questionLine = (q: RunQuestion) =>
+  `${JSON.stringify(q.question)}${q.choices?.length ? ` [${q.choices.join(" | ")}]` : ""}`;
+
+/** One line of `delve pending --json`: an approval (`PendingCall`) or a question. */
+type PendingEntry = { thread_id: string } & (
+  | ({ kind: "approval" } & PendingCall)
+  | ({ kind: "question" } & RunQuestion)
+);
+
+/** `delve pending`: every approval and question waiting in the workspace. */
 export async function pendingCommand(args: ParsedArgs): Promise<number> {
   const workspace = workspaceOf(args);
   const { openThreadsDb } = await import("../run/threads-db.js");
   const db = await openThreadsDb(workspace, false);
   const rows = db.list();
   db.close();
-  const all: Array<PendingCall & { thread_id: string }> = [];
+  const all: PendingEntry[] = [];
   for (const row of rows) {
-    const calls = await withThread(workspace, row.id, (s) => s.pending());
-    for (const c of calls) all.push({ thread_id: row.id, ...c });
+    const [calls, questions] = await withThread(workspace, row.id, (s) =>
+      Promise.all([s.pending(), s.questions()]),
+    );
+    for (const c of calls) all.push({ thread_id: row.id, kind: "approval", ...c });
+    for (const q of questions) all.push({ thread_id: row.id, kind: "question", ...q });
   }
   if (args.values.json) {
     console.log(JSON.stringify(all, null, 2));
     return 0;
   }
-  if (!all.length) console.error("no approval is waiting.");
+  if (!all.length) console.error("no approval or question is waiting.");
   for (const p of all) {
-    console.log(`${p.thread_id}  ${p.call_id}  ${p.tool} ${JSON.stringify(p.args)}`);
+    const what =
+      p.kind === "approval" ? `${p.tool} ${JSON.stringify(p.args)}` : `ask_user ${questionLine(p)}`;
+    console.log(`${p.thread_id}  ${p.call_id}  ${what}`);
   }
   return 0;
 }

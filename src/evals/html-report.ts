@@ -25,7 +25,7 @@ ol.timeline{list-style:none;margin:0;padding:0 0 0 18px;border-left:3px solid #c
 ol.timeline li{position:relative;margin:0 0 10px;padding:6px 10px;border-radius:6px;background:#f6f7fa}
 ol.timeline li::before{content:"";position:absolute;left:-27px;top:10px;width:12px;height:12px;border-radius:50%;background:#6b7a99}
 ol.timeline li.ev-model::before{background:#3b6fd8}ol.timeline li.ev-tool.failed{background:#fff0f0}
-ol.timeline li.ev-tool.failed::before{background:#c62f2f}ol.timeline li.ev-approval::before{background:#d89b1f}
+ol.timeline li.ev-tool.failed::before{background:#c62f2f}ol.timeline li.ev-approval::before{background:#d89b1f}ol.timeline li.ev-question::before{background:#6a4fc6}
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{white-space:pre-wrap;margin:4px 0 0}
 .reason{color:#a32020}.worse{color:#c62f2f}.better{color:#1f8a4c}
 `;
@@ -42,6 +42,13 @@ function eventItem(e: TrajectoryEvent): string {
   if (e.kind === "tool") {
     const failed = e.failed ? ` ${badge(false, `failed${e.code ? `: ${e.code}` : ""}`)}` : "";
     return `<li class="ev-tool${e.failed ? " failed" : ""}"><b>${esc(e.name)}</b> <code>${esc(json(e.args))}</code>${failed}<pre>${esc(clip(String(e.content), 400))}</pre></li>`;
+  }
+  if (e.kind === "question") {
+    const answer = Array.isArray(e.answer) ? e.answer.join(", ") : e.answer;
+    const choices = e.choices?.length
+      ? ` <small>choices: ${esc(e.choices.join(" | "))}${e.multiSelect ? " (several)" : ""}</small>`
+      : "";
+    return `<li class="ev-question"><b>ask_user</b> ${esc(e.question)}${choices}<div>answered: <code>${esc(answer)}</code></div></li>`;
   }
   return `<li class="ev-approval"><b>approval</b> ${e.tools.map((t, i) => `<code>${esc(t)}</code>: ${esc(e.decisions[i] ?? "?")}`).join(", ")}</li>`;
 }

@@ -58,6 +58,7 @@ export type {
   ExpectationResult,
   InvokableAgent,
   ModelTurn,
+  QuestionEvent,
   TaskInput,
   TaskOutcome,
   TaskSet,

@@ -74,8 +74,15 @@ export async function runTask(
         throw new Error(`still asking for approval after ${round} rounds`);
       const questions = pendingQuestions(out);
       if (questions.length) {
-        const resume = await answerAll(task.answers, questions, asked);
+        const answers = await answerAll(task.answers, questions, asked);
         asked += questions.length;
+        questions.forEach((q, i) => {
+          approvals.push(questionMark(session, q, answers[i]!.answer));
+        });
+        const resume =
+          answers.length === 1
+            ? answers[0]
+            : Object.fromEntries(questions.map((q, i) => [q.interruptId, answers[i]]));
         out = await agent.invoke(new Command({ resume }), config);
         continue;
       }
@@ -173,12 +180,12 @@ function filesOf(value: unknown): Record<string, string> | undefined {
   return files;
 }
 
-// The resume value for the pending questions: the answer itself for one, a map by id for several.
+// The scripted answer to each pending question, in order.
 async function answerAll(
   policy: AnswerPolicy | undefined,
   questions: PendingQuestion[],
   asked: number,
-): Promise<unknown> {
+): Promise<Array<{ answer: unknown }>> {
   const answers = await Promise.all(
     questions.map(async (question, i) => {
       if (question.error) throw new Error(`the scripted answer was refused: ${question.error}`);
@@ -188,7 +195,7 @@ async function answerAll(
       if (typeof policy === "string") return { answer: policy };
       if (typeof policy === "function") {
         const answer = await policy(question);
-        return typeof answer === "string" ? { answer } : answer;
+        return typeof answer === "string" ? { answer } : (answer as { answer: unknown });
       }
       const answer = policy[asked + i];
       if (answer === undefined) {
@@ -199,8 +206,22 @@ async function answerAll(
       return { answer };
     }),
   );
-  if (answers.length === 1) return answers[0];
-  return Object.fromEntries(questions.map((q, i) => [q.interruptId, answers[i]]));
+  return answers;
+}
+
+// A question and its scripted answer, placed after the model call that asked it.
+function questionMark(session: ModelSession, q: PendingQuestion, answer: unknown): ApprovalMark {
+  return {
+    afterCall: session.calls.length,
+    event: {
+      kind: "question",
+      callId: q.toolCallId,
+      question: q.question,
+      ...(q.choices?.length ? { choices: q.choices } : {}),
+      multiSelect: q.multiSelect,
+      answer: Array.isArray(answer) ? answer.map(String) : String(answer),
+    },
+  };
 }
 
 async function decide(

@@ -2,21 +2,28 @@ import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messag
 import { resultObjectOf } from "../toolkit/result.js";
 import { toolText } from "../toolkit/tool-text.js";
 import type { ModelCall } from "./eval-model.js";
-import type { ApprovalEvent, ModelTurn, TokenUsage, ToolResult, TrajectoryEvent } from "./types.js";
+import type {
+  ApprovalEvent,
+  ModelTurn,
+  QuestionEvent,
+  TokenUsage,
+  ToolResult,
+  TrajectoryEvent,
+} from "./types.js";
 
 /** USD per million tokens, by model name (`"gpt-5.5"`) or `"provider:model"`. */
 export type PriceTable = Record<string, { input: number; output: number }>;
 
-/** An approval interrupt, placed after the model call it paused. */
+/** An approval interrupt or an `ask_user` question, placed after the model call it paused. */
 export interface ApprovalMark {
   afterCall: number;
-  event: ApprovalEvent;
+  event: ApprovalEvent | QuestionEvent;
 }
 
 /**
  * The trajectory of one run, in order: each model call (text, tool calls, usage, time),
  * each tool result as the next request first carried it (so subagents' tools count too),
- * approvals where they paused the run, and results that only the final state holds.
+ * approvals and questions where they paused the run, and results that only the final state holds.
  */
 export function buildTrajectory(
   calls: ModelCall[],

@@ -108,8 +108,20 @@ export interface ApprovalEvent {
   decisions: string[];
 }
 
+/** An `ask_user` question and the answer the task scripted for it. */
+export interface QuestionEvent {
+  kind: "question";
+  /** The `ask_user` tool call (a subagent's included). */
+  callId: string;
+  question: string;
+  choices?: string[];
+  multiSelect: boolean;
+  /** What the runner resumed with: one answer, or a list for a multi-select question. */
+  answer: string | string[];
+}
+
 /** One entry of a trajectory, in the order it happened. */
-export type TrajectoryEvent = ModelTurn | ToolResult | ApprovalEvent;
+export type TrajectoryEvent = ModelTurn | ToolResult | ApprovalEvent | QuestionEvent;
 
 /** Token counts reported by the provider for one call (or summed). */
 export interface TokenUsage {

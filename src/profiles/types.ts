@@ -1,11 +1,18 @@
 import type { AgentMiddleware } from "langchain";
+import type { SubagentMode } from "../subagents/fork.js";
 
 /** The general-purpose subagent's settings in a harness profile. */
 export interface GeneralPurposeSubagentConfig {
   /** False removes it; with no other synchronous subagent, `task` disappears entirely. */
   enabled?: boolean;
   description?: string;
+  /** Its prompt; for a fork, optional text added after the parent's prompt. */
   systemPrompt?: string;
+  /**
+   * `"isolated"` (default): it starts with the task's description only. `"fork"`: with the
+   * parent's system prompt and conversation so far, the description as the new user turn.
+   */
+  mode?: SubagentMode;
 }
 
 /**

@@ -55,12 +55,16 @@ export function validateProfile(profile: unknown, where: string): HarnessProfile
   if (gp !== undefined) {
     if (typeof gp !== "object" || gp === null) fail("generalPurposeSubagent must be an object.");
     for (const key of Object.keys(gp)) {
-      if (!["enabled", "description", "systemPrompt"].includes(key)) {
+      if (!["enabled", "description", "systemPrompt", "mode"].includes(key)) {
         fail(
-          `generalPurposeSubagent has unknown field "${key}" (enabled, description, systemPrompt).`,
+          `generalPurposeSubagent has unknown field "${key}" (enabled, description, systemPrompt, mode).`,
         );
       }
     }
+    if (gp.mode !== undefined && gp.mode !== "isolated" && gp.mode !== "fork")
+      fail(
+        `generalPurposeSubagent.mode must be "isolated" or "fork" (got ${JSON.stringify(gp.mode)}).`,
+      );
     if (gp.enabled !== undefined && typeof gp.enabled !== "boolean")
       fail("generalPurposeSubagent.enabled must be a boolean.");
   }

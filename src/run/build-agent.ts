@@ -23,6 +23,8 @@ export interface AgentPlan {
   agentModule?: string;
   /** MCP servers in the `{ mcpServers }` format, already read. */
   mcpServers?: Record<string, unknown>;
+  /** Give the built-in agent (and its subagents) the `ask_user` tool. */
+  askUser?: boolean;
 }
 
 /** A built agent and what to release when the run is over. */
@@ -54,6 +56,7 @@ export async function buildAgent(plan: AgentPlan): Promise<BuiltAgent> {
       middleware: [policy.middleware, usageMiddleware()] as any,
       // A delta channel: each checkpoint stores the usage records its step added, not all.
       stateSchema: usageStateSchema(),
+      ...(plan.askUser ? { askUser: true } : {}),
     });
     return { agent, close: async () => mcp?.close() };
   } catch (error) {

@@ -27,6 +27,8 @@ export interface DelveConfig {
   prices?: Record<string, ModelPrice>;
   /** The `mcpServers` map of the Claude Desktop format, checked by the MCP loader. */
   mcpServers?: Record<string, unknown>;
+  /** Give the built-in agent the `ask_user` tool (as `delve run --ask-user`). */
+  askUser?: boolean;
 }
 
 const rulesSchema = z.strictObject({
@@ -40,13 +42,17 @@ export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   model: z
     .string()
-    .regex(/^[^:\s]+:\S+$/, 'write "provider:model", e.g. "anthropic:claude-sonnet-4-6"')
+    .regex(
+      /^([^:\s]+:\S+|human)$/,
+      'write "provider:model", e.g. "anthropic:claude-sonnet-4-6" (or "human")',
+    )
     .optional(),
   approval: z.enum(["ask", "edits", "yolo"]).optional(),
   sandbox: z.enum(["auto", "bwrap", "none"]).optional(),
   rules: rulesSchema.optional(),
   prices: priceFileSchema.optional(),
   mcpServers: z.record(z.string(), z.unknown()).optional(),
+  askUser: z.boolean().optional(),
 });
 
 /** The keys a config accepts at each level, for "did you mean" suggestions. */
@@ -132,6 +138,7 @@ export function mergeConfigs(base: DelveConfig, over: DelveConfig): DelveConfig 
   if (over.model !== undefined) merged.model = over.model;
   if (over.approval !== undefined) merged.approval = over.approval;
   if (over.sandbox !== undefined) merged.sandbox = over.sandbox;
+  if (over.askUser !== undefined) merged.askUser = over.askUser;
   if (base.rules || over.rules) {
     const rules: ApprovalRules = {};
     for (const kind of ["allow", "ask", "deny"] as const) {

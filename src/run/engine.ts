@@ -6,11 +6,19 @@ import { readLimitHit } from "../limits/middleware.js";
 import { abortable } from "./abortable.js";
 import { buildAgent, mcpServersOf, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
-import type { PendingCall, RunDecision, RunEvent, RunResult, RunUsage } from "./events.js";
-import { type ForkOf, readForkBase, seedFork, unansweredCalls } from "./fork.js";
+import type {
+  PendingCall,
+  RunDecision,
+  RunEvent,
+  RunQuestion,
+  RunResult,
+  RunUsage,
+} from "./events.js";
+import { type ForkOf, readForkBase, seedFork } from "./fork.js";
 import { chooseModel } from "./model-choice.js";
+import { InvalidDecisionError, type Pause, readPause, resumeOf, unansweredCalls } from "./pause.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
-import { compileRules, narrowestRule } from "./rules.js";
+import { compileRules } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
 import { openRunModel } from "./run-model.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
@@ -18,7 +26,7 @@ import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
 import { readUsage } from "./usage.js";
 
-export { AlreadyDecidedError, UnknownThreadError };
+export { AlreadyDecidedError, InvalidDecisionError, UnknownThreadError };
 
 /** What opens a run session. */
 export interface SessionOptions extends SettingsFlags {
@@ -55,8 +63,10 @@ export interface RunSession {
   readonly workspace: string;
   /** The thread's agent (what `inspectSurface` measures for the viewer). */
   readonly agent: object;
-  /** The calls the thread waits on (empty when it is not paused). */
+  /** The calls the thread waits on for an approval (empty when it is not paused). */
   pending(): Promise<PendingCall[]>;
+  /** The `ask_user` questions the thread waits on (empty when none is asked). */
+  questions(): Promise<RunQuestion[]>;
   /** Runs `task` (or, without one, continues from the last checkpoint) to its end. */
   send(task: string | undefined, limits?: RunLimits): AsyncGenerator<RunEvent>;
   /**
@@ -64,7 +74,12 @@ export interface RunSession {
    * first. `decide` claims it itself; call this first to tell the user before any event.
    */
   claim(): Promise<boolean>;
-  /** Answers every pending call (one decision each, in order) and runs on to the end. */
+  /**
+   * Decides the whole pause and runs on to the end: one decision for each pending call, in
+   * order, then one `answer` for each question, in order. Throws `InvalidDecisionError`
+   * (before claiming) when they do not fit, `AlreadyDecidedError` when another process
+   * decided first.
+   */
   decide(decisions: RunDecision[], limits?: RunLimits): AsyncGenerator<RunEvent>;
   /** The thread's messages as role and text (tool calls named), from its state. */
   messages(): Promise<Array<{ role: string; text: string }>>;
@@ -119,6 +134,7 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       rules,
       checkpointer: db.checkpointer,
       agentModule: settings.agent,
+      ...(settings.askUser ? { askUser: true } : {}),
       ...(mcpServers ? { mcpServers } : {}),
     });
     const close = async () => {
@@ -164,41 +180,7 @@ function session(
 
   const snapshot = () => agent.getState(config);
 
-  async function pendingWith(): Promise<{
-    calls: PendingCall[];
-    interrupts: any[];
-    checkpoint: string;
-  }> {
-    const state = await snapshot();
-    const interrupts = (state.tasks ?? []).flatMap((t: any) => t.interrupts ?? []);
-    const unanswered = unansweredCalls(state.values?.messages ?? []);
-    const calls: PendingCall[] = [];
-    for (const intr of interrupts) {
-      const request = intr.value ?? {};
-      (request.actionRequests ?? []).forEach((action: any, i: number) => {
-        const match = unanswered.findIndex(
-          (c) => c.name === action.name && JSON.stringify(c.args) === JSON.stringify(action.args),
-        );
-        const id = match >= 0 ? unanswered.splice(match, 1)[0]!.id : `${intr.id}:${i}`;
-        calls.push({
-          call_id: id,
-          tool: action.name,
-          args: action.args,
-          description: String(action.description ?? ""),
-          decisions: request.reviewConfigs?.[i]?.allowedDecisions ?? ["approve", "reject"],
-          suggested_rule: narrowestRule(
-            { name: action.name, args: action.args ?? {} },
-            { workspace },
-          ),
-        });
-      });
-    }
-    return {
-      calls,
-      interrupts,
-      checkpoint: String(state.config?.configurable?.checkpoint_id ?? ""),
-    };
-  }
+  const pendingWith = async (): Promise<Pause> => readPause(await snapshot(), workspace);
 
   async function totals() {
     const state = await snapshot();
@@ -283,12 +265,16 @@ function session(
       error = hit.reason;
     }
     let pending: PendingCall[] = [];
+    let questions: RunQuestion[] = [];
     if (status !== "failed") {
-      pending = (await pendingWith()).calls;
-      if (pending.length && status === "completed") {
+      ({ calls: pending, questions } = await pendingWith());
+      if ((pending.length || questions.length) && status === "completed") {
         status = "paused";
         for (const call of pending) {
           yield { v: 1, type: "approval_required", thread_id: thread.id, ...call };
+        }
+        for (const question of questions) {
+          yield { v: 1, type: "question_required", thread_id: thread.id, ...question };
         }
       }
     }
@@ -308,6 +294,7 @@ function session(
       duration_ms: Date.now() - started,
       ...(limit ? { limit } : {}),
       ...(status === "paused" ? { pending } : {}),
+      ...(status === "paused" && questions.length ? { questions } : {}),
       ...(error ? { error } : {}),
     };
   }
@@ -348,18 +335,12 @@ function session(
       return drive(input, limits);
     },
     claim,
+    questions: async () => (await pendingWith()).questions,
     async *decide(decisions, limits) {
-      const { interrupts, calls } = await pendingWith();
+      const pause = await pendingWith();
+      // A decision that does not fit fails before the claim: the pause stays open.
+      const resume = resumeOf(pause, decisions);
       if (!(await claim())) throw new AlreadyDecidedError(thread.id);
-      const answers = decisions.map((d, i) => toHitl(d, calls[i]!));
-      let offset = 0;
-      const byInterrupt: Record<string, unknown> = {};
-      for (const intr of interrupts) {
-        const count = intr.value?.actionRequests?.length ?? 0;
-        byInterrupt[intr.id] = { decisions: answers.slice(offset, offset + count) };
-        offset += count;
-      }
-      const resume = interrupts.length === 1 ? byInterrupt[interrupts[0].id] : byInterrupt;
       yield* drive(new Command({ resume }), limits);
     },
     totals,
@@ -387,13 +368,3 @@ const LIMIT_TEXT: Record<
   timeout: (l) => `stopped at --timeout ${(l.timeoutMs ?? 0) / 1000}s; continue with delve run -c`,
   max_cost: (l) => `stopped at --max-cost ${l.maxCostUsd} USD; continue with delve run -c`,
 };
-
-function toHitl(decision: RunDecision, call: PendingCall): Record<string, unknown> {
-  if (decision.type === "edit") {
-    return { type: "edit", editedAction: { name: call.tool, args: decision.args } };
-  }
-  if (decision.type === "reject") {
-    return decision.message ? { type: "reject", message: decision.message } : { type: "reject" };
-  }
-  return { type: "approve" };
-}

@@ -32,6 +32,22 @@ export interface PendingCall {
   suggested_rule?: string;
 }
 
+/**
+ * An `ask_user` question a paused run waits on: everything `delve answer` needs. Listed
+ * apart from `PendingCall`s (which are approvals) in `RunResult.questions`.
+ */
+export interface RunQuestion {
+  /** The `ask_user` tool call (a subagent's included). */
+  call_id: string;
+  question: string;
+  /** Suggested answers; a free-text answer is accepted too. */
+  choices?: string[];
+  /** True when several choices may be given. */
+  multiple?: boolean;
+  /** Why the last answer could not be used (nothing was answered; answer again). */
+  error?: string;
+}
+
 /** The last event of every run. */
 export interface RunResult {
   thread_id: string;
@@ -49,8 +65,10 @@ export interface RunResult {
   duration_ms: number;
   /** For `limit`: which one. */
   limit?: RunLimit;
-  /** For `paused`: the calls waiting. */
+  /** For `paused`: the calls waiting for an approval. */
   pending?: PendingCall[];
+  /** For `paused`: the `ask_user` questions waiting for an answer. */
+  questions?: RunQuestion[];
   /** For `failed` (and `limit`): what happened. */
   error?: string;
 }
@@ -87,6 +105,7 @@ export type RunEvent =
       diff: string;
     }
   | ({ v: 1; type: "approval_required"; thread_id: string } & PendingCall)
+  | ({ v: 1; type: "question_required"; thread_id: string } & RunQuestion)
   | {
       v: 1;
       type: "usage";
@@ -116,13 +135,19 @@ export const RUN_EVENT_TYPES = [
   "tool_result",
   "file_changed",
   "approval_required",
+  "question_required",
   "usage",
   "subagent",
   "result",
 ] as const satisfies readonly RunEvent["type"][];
 
-/** A reviewer's answer to one pending call, as `delve approve` and the UIs send it. */
+/**
+ * A reviewer's answer to one pending call, as `delve approve` and the UIs send it, or the
+ * user's answer to one question (`delve answer`). An `answer` gives free `text`, `choices`
+ * (each one of the question's), or both; a single-answer question takes exactly one.
+ */
 export type RunDecision =
   | { type: "approve" }
   | { type: "reject"; message?: string }
-  | { type: "edit"; args: Record<string, unknown> };
+  | { type: "edit"; args: Record<string, unknown> }
+  | { type: "answer"; text?: string; choices?: string[] };

@@ -1,5 +1,6 @@
 // Forking a thread (LangGraph time travel into a new thread): the new thread starts with the
 // state the parent had at one checkpoint, then runs the edited message from there.
+import { unansweredCalls } from "./pause.js";
 import { ForkPointError } from "./run-errors.js";
 import type { ThreadParent } from "./threads-db.js";
 
@@ -46,16 +47,4 @@ export async function readForkBase(agent: any, fork: ForkOf): Promise<ForkBase> 
 export async function seedFork(agent: any, threadId: string, base: ForkBase): Promise<void> {
   if (!base.values) return;
   await agent.updateState({ configurable: { thread_id: threadId } }, base.values);
-}
-
-/** The tool calls of the last AI message that have no result yet. */
-export function unansweredCalls(messages: any[]): Array<{ id: string; name: string; args: any }> {
-  const index = messages.findLastIndex((m) => m?.getType?.() === "ai");
-  if (index < 0) return [];
-  const answered = new Set(
-    messages.slice(index + 1).map((m) => (m?.getType?.() === "tool" ? m.tool_call_id : undefined)),
-  );
-  return (messages[index].tool_calls ?? [])
-    .filter((c: any) => !answered.has(c.id))
-    .map((c: any) => ({ id: c.id ?? "", name: c.name, args: c.args }));
 }

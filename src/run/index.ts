@@ -14,6 +14,7 @@ export {
 } from "./config.js";
 export {
   AlreadyDecidedError,
+  InvalidDecisionError,
   openSession,
   type RunLimits,
   type RunSession,
@@ -27,6 +28,7 @@ export {
   type RunDecisionType,
   type RunEvent,
   type RunLimit,
+  type RunQuestion,
   type RunResult,
   type RunStatus,
   type RunUsage,

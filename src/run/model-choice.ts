@@ -13,13 +13,17 @@ export const DEFAULT_MODELS: readonly { env: string; model: string }[] = [
   { env: "OPENAI_API_KEY", model: "openai:gpt-5.5" },
 ];
 
+/** The model name that makes a person (or a program) play the model: `HumanChatModel`. */
+export const HUMAN_MODEL = "human";
+
 function checkShape(model: string, source: string): string {
   const trimmed = model.trim();
+  if (trimmed === HUMAN_MODEL) return trimmed;
   const colon = trimmed.indexOf(":");
   if (colon <= 0 || colon === trimmed.length - 1 || /\s/.test(trimmed)) {
     throw new ConfigurationError(
       "INVALID_MODEL",
-      `The model "${model}" from ${source} must be written "provider:model", e.g. "anthropic:claude-sonnet-4-6" or "openai:gpt-5.5".`,
+      `The model "${model}" from ${source} must be written "provider:model", e.g. "anthropic:claude-sonnet-4-6" or "openai:gpt-5.5" (or "human" to play the model yourself).`,
       { model, source },
     );
   }

@@ -12,10 +12,10 @@ export class UnknownThreadError extends Error {
   }
 }
 
-/** Another process decided this pause first. */
+/** Another process decided this pause (its approvals or its questions) first. */
 export class AlreadyDecidedError extends Error {
   constructor(readonly threadId: string) {
-    super(`already decided: another process answered the approval of thread ${threadId} first.`);
+    super(`already decided: another process answered the pause of thread ${threadId} first.`);
     this.name = "AlreadyDecidedError";
   }
 }

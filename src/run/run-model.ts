@@ -1,3 +1,4 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   CassetteReplay,
   type CassetteStep,
@@ -5,12 +6,16 @@ import {
   saveCassette,
 } from "../evals/cassette.js";
 import { EvalChatModel, type ModelSession } from "../evals/eval-model.js";
+import { HUMAN_MODEL } from "./model-choice.js";
 import type { ThreadSettings } from "./threads-db.js";
 
 /** The task id `delve run --record` writes under (and `--replay` reads first). */
 export const RUN_CASSETTE_TASK = "run";
 
-/** The run's model: the "provider:model" string, or a cassette player / recorder around it. */
+/**
+ * The run's model: the "provider:model" string, `HumanChatModel` for `human`, or a cassette
+ * player / recorder around it.
+ */
 export interface RunModel {
   model: unknown;
   /** Writes the recording (with `--record`). */
@@ -36,12 +41,20 @@ export async function openRunModel(settings: ThreadSettings, record?: string): P
     };
     return { model: new EvalChatModel(session, undefined), save: () => {} };
   }
-  if (!record) return { model: settings.model, save: () => {} };
-  const { LazyChatModel } = await import("../models/lazy-chat-model.js");
+  let model: BaseChatModel | undefined;
+  if (settings.model === HUMAN_MODEL) {
+    const { HumanChatModel } = await import("../models/human-chat-model.js");
+    model = new HumanChatModel(settings.humanIo ? { dir: settings.humanIo } : {});
+  }
+  if (!record) return { model: model ?? settings.model, save: () => {} };
+  if (!model) {
+    const { LazyChatModel } = await import("../models/lazy-chat-model.js");
+    model = new LazyChatModel(settings.model);
+  }
   const steps: CassetteStep[] = [];
   const session: ModelSession = { calls: [], tools: new Map(), record: steps };
   return {
-    model: new EvalChatModel(session, new LazyChatModel(settings.model)),
+    model: new EvalChatModel(session, model),
     save: () =>
       saveCassette(record, {
         format: "delve-cassette",

@@ -13,6 +13,10 @@ export interface SettingsFlags {
   approval?: ApprovalMode;
   mcp?: string;
   replay?: string;
+  /** Give the built-in agent `ask_user` (`--ask-user`). */
+  askUser?: boolean;
+  /** With `--model human`: exchange requests and replies through this directory. */
+  humanIo?: string;
 }
 
 /**
@@ -42,6 +46,14 @@ export function resolveSettings(
   const agent = abs(flags.agent) ?? stored?.agent;
   const mcp = abs(flags.mcp) ?? stored?.mcp;
   const replay = abs(flags.replay) ?? stored?.replay;
+  const askUser = flags.askUser || stored?.askUser || config.askUser === true;
+  const humanIo = abs(flags.humanIo) ?? stored?.humanIo;
+  if (humanIo && model !== "human") {
+    throw new ConfigurationError(
+      "INVALID_OPTION",
+      `--human-io goes with --model human (the model is ${model}): add --model human, or drop --human-io.`,
+    );
+  }
   return {
     model,
     sandbox,
@@ -49,6 +61,8 @@ export function resolveSettings(
     ...(agent ? { agent } : {}),
     ...(mcp ? { mcp } : {}),
     ...(replay ? { replay } : {}),
+    ...(askUser ? { askUser: true } : {}),
+    ...(humanIo ? { humanIo } : {}),
   };
 }
 

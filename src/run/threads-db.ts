@@ -16,6 +16,10 @@ export interface ThreadSettings {
   mcp?: string;
   /** The `--replay` cassette, when the thread runs on one. */
   replay?: string;
+  /** True when the built-in agent has the `ask_user` tool (`--ask-user`, config `askUser`). */
+  askUser?: boolean;
+  /** With the model `human`: the `--human-io` directory (absolute); unset, the terminal. */
+  humanIo?: string;
 }
 
 /** Where a forked thread came from: its parent thread and the checkpoint it started at. */

@@ -50,13 +50,18 @@ export function buildSubagents(
       names: spec.profile.profile.excludedMiddleware ?? [],
       strict: false,
     });
+    // A forked general-purpose subagent speaks with the parent's prompt, as a forked spec.
+    const forked = gp.mode === "fork";
     list.push({
       name: GENERAL_PURPOSE_SUBAGENT,
       description: gp.description ?? GENERAL_PURPOSE_DESCRIPTION,
+      ...(forked ? { mode: "fork" as const } : {}),
       runnable: compileStack({
         model: spec.model,
         tools: parent.tools,
-        systemPrompt: gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT,
+        systemPrompt: forked
+          ? composeSystemPrompt(forkPrompt(spec.systemPrompt, gp.systemPrompt), spec.profile)
+          : (gp.systemPrompt ?? GENERAL_PURPOSE_PROMPT),
         middleware,
         name: GENERAL_PURPOSE_SUBAGENT,
         snapshotEvery: spec.snapshotEvery,
@@ -67,7 +72,12 @@ export function buildSubagents(
   }
   specs.forEach((sub, index) => {
     if (isCompiledSubAgent(sub)) {
-      list.push({ name: sub.name, description: sub.description, runnable: sub.runnable });
+      list.push({
+        name: sub.name,
+        description: sub.description,
+        runnable: sub.runnable,
+        ...(sub.mode === "fork" ? { mode: "fork" as const } : {}),
+      });
       return;
     }
     const where = `${spec.path}subagents[${index}] ("${sub.name}")`;

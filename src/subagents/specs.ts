@@ -53,6 +53,12 @@ export interface CompiledSubAgent {
   name: string;
   description: string;
   runnable: { invoke(input: any, config?: any): Promise<any> };
+  /**
+   * `"isolated"` (default): its input is the task's description only. `"fork"`: the parent's
+   * conversation so far, the description as the new user turn (its system prompt stays the
+   * runnable's own).
+   */
+  mode?: SubagentMode;
 }
 
 /** True for a compiled subagent. */
@@ -96,15 +102,15 @@ export function validateSubagents(
     if (typeof s.description !== "string" || !s.description.trim()) {
       fail(`${at} ("${s.name}") needs a description: the model reads it to choose the subagent.`);
     }
-    if (typeof (s.runnable as any)?.invoke === "function") return;
-    if ("runnable" in s) fail(`${at} ("${s.name}") runnable must have an invoke method.`);
-    for (const key of Object.keys(s)) {
-      if (!SPEC_FIELDS.includes(key)) fail(`${at} ("${s.name}") has unknown field "${key}".`);
-    }
     if (s.mode !== undefined && s.mode !== "isolated" && s.mode !== "fork") {
       fail(
         `${at} ("${s.name}") mode must be "isolated" or "fork" (got ${JSON.stringify(s.mode)}).`,
       );
+    }
+    if (typeof (s.runnable as any)?.invoke === "function") return;
+    if ("runnable" in s) fail(`${at} ("${s.name}") runnable must have an invoke method.`);
+    for (const key of Object.keys(s)) {
+      if (!SPEC_FIELDS.includes(key)) fail(`${at} ("${s.name}") has unknown field "${key}".`);
     }
     const forked = s.mode === "fork";
     if (typeof s.systemPrompt !== "string" && !(forked && s.systemPrompt === undefined)) {

@@ -2,6 +2,12 @@
 // matchers (vitest is loaded only when they are used). Every name here is public API.
 
 export {
+  HumanChatModel,
+  type HumanChatModelOptions,
+  type HumanReply,
+  type HumanRequest,
+  type HumanRequestMessage,
+  type HumanToolDefinition,
   ScriptedChatModel,
   type ScriptedReply,
   type ScriptedStep,

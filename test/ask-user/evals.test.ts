@@ -1,6 +1,6 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { ASK_USER_TOOL_NAME, createDeepAgent } from "delve";
-import { answerMatches, defineTaskSet, runTaskSet } from "delve/evals";
+import { answerMatches, defineTaskSet, renderHtmlReport, runTaskSet } from "delve/evals";
 import { ScriptedChatModel } from "delve/testing";
 import { describe, expect, it } from "vitest";
 
@@ -66,5 +66,42 @@ describe("scripted answers in evals", () => {
     expect(short.tasks[0]!.runs[0]!.error).toBe(
       'ask_user asked "Which days?" after the 1 scripted answers',
     );
+  });
+
+  it("the trajectory records each question with its scripted answer after the turn that asked, and the HTML report shows them", async () => {
+    const report = await runTaskSet(setWith(["Oslo", ["Mon", "Wed"]]), { model: asking });
+    const trajectory = report.tasks[0]!.runs[0]!.trajectory;
+    expect(trajectory.map((e) => (e.kind === "model" ? `model ${e.step}` : e.kind))).toEqual([
+      "model 1",
+      "question",
+      "tool",
+      "model 2",
+      "question",
+      "tool",
+      "model 3",
+    ]);
+    expect(trajectory.filter((e) => e.kind === "question")).toEqual([
+      {
+        kind: "question",
+        callId: "q1",
+        question: "Which city?",
+        multiSelect: false,
+        answer: "Oslo",
+      },
+      {
+        kind: "question",
+        callId: "q2",
+        question: "Which days?",
+        choices: ["Mon", "Tue", "Wed"],
+        multiSelect: true,
+        answer: ["Mon", "Wed"],
+      },
+    ]);
+    const html = renderHtmlReport(report);
+    expect(html).toContain(
+      '<li class="ev-question"><b>ask_user</b> Which city?<div>answered: <code>Oslo</code></div></li>',
+    );
+    expect(html).toContain("choices: Mon | Tue | Wed (several)");
+    expect(html).toContain("answered: <code>Mon, Wed</code>");
   });
 });

@@ -73,6 +73,13 @@ describe("loadConfig", () => {
     expect(config.mcpServers).toEqual({ docs: { command: "docs-mcp" }, web: { url: "http://x" } });
   });
 
+  it('takes askUser (the project beating the user) and the model "human"', () => {
+    const { cwd, env } = workspace({ askUser: false, model: "human" }, { askUser: true });
+    expect(loadConfig({ cwd, env }).config).toMatchObject({ askUser: false, model: "human" });
+    const bad = workspace(undefined, { askUser: "yes" });
+    expect(() => loadConfig(bad)).toThrow(/"askUser" is invalid/);
+  });
+
   it("falls back to ~/.config/delve when XDG_CONFIG_HOME is unset", () => {
     expect(userConfigPath({ HOME: "/home/u" })).toBe("/home/u/.config/delve/config.json");
     expect(userConfigPath({ HOME: "/home/u", XDG_CONFIG_HOME: "relative" })).toBe(

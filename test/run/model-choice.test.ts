@@ -33,6 +33,16 @@ describe("chooseModel", () => {
     });
   });
 
+  it('takes "human" (you play the model) from the flag, DELVE_MODEL or the config', () => {
+    expect(chooseModel({ flag: "human", env: keys, config: {} })).toEqual({
+      model: "human",
+      source: "--model",
+    });
+    expect(chooseModel({ env: { DELVE_MODEL: " human " }, config: {} }).model).toBe("human");
+    expect(chooseModel({ env: {}, config: { model: "human" } }).model).toBe("human");
+    expect(() => chooseModel({ flag: "humans", env: {}, config: {} })).toThrow(/or "human"/);
+  });
+
   it("ignores empty values", () => {
     const env = { DELVE_MODEL: "", ANTHROPIC_API_KEY: "  ", OPENAI_API_KEY: "sk" };
     expect(chooseModel({ flag: "", env, config: {} }).source).toBe("OPENAI_API_KEY is set");

@@ -1,0 +1,83 @@
+import type { RunDecision } from "../run/events.js";
+import { type ParsedArgs, UsageError } from "./args.js";
+import type { OutputMode } from "./printer.js";
+import { ALREADY_DECIDED_EXIT, limitsOf, sessionOptions, stream } from "./run-command.js";
+
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/**
+ * `delve answer THREAD [TEXT] [--choice C]... [--call ID]`: answers the `ask_user` question
+ * the thread waits on and runs on to the end, printing like run. Exit 4 when another process
+ * answered first.
+ */
+export async function answerCommand(args: ParsedArgs): Promise<number> {
+  const { openSession, AlreadyDecidedError, InvalidDecisionError } = await import(
+    "../run/engine.js"
+  );
+  const v = args.values;
+  const [threadId, text] = args.positionals;
+  if (!threadId) {
+    throw new UsageError('name the thread: delve answer THREAD "TEXT" (delve pending lists them).');
+  }
+  const choices = Array.isArray(v.choice) ? v.choice : [];
+  if (text === undefined && !choices.length) {
+    throw new UsageError(`give the answer: delve answer ${threadId} "TEXT" or --choice CHOICE.`);
+  }
+  const decision: RunDecision = {
+    type: "answer",
+    ...(text !== undefined ? { text } : {}),
+    ...(choices.length ? { choices } : {}),
+  };
+  const session = await openSession(sessionOptions(args, { threadId }));
+  try {
+    const [pending, questions] = await Promise.all([session.pending(), session.questions()]);
+    if (!questions.length) {
+      process.stderr.write(
+        `delve: thread ${threadId} waits for no answer (already answered, or never asked)${pending.length ? `; it waits for an approval: delve approve ${threadId}` : ""}.\n`,
+      );
+      return ALREADY_DECIDED_EXIT;
+    }
+    if (pending.length) {
+      throw new UsageError(
+        `thread ${threadId} waits for ${pending.length} approval(s) together with its question: decide the whole pause with the engine's RunSession.decide (approvals first, then answers).`,
+      );
+    }
+    const callId = str(v.call);
+    if (callId && !questions.some((q) => q.call_id === callId)) {
+      throw new UsageError(
+        `thread ${threadId} asks no question ${callId}; asked: ${questions.map((q) => q.call_id).join(", ")}.`,
+      );
+    }
+    if (questions.length > 1) {
+      throw new UsageError(
+        `${questions.length} questions wait together (${questions.map((q) => q.call_id).join(", ")}): answer them all at once with the engine's RunSession.decide.`,
+      );
+    }
+    const mode = (str(v.output) ?? "text") as OutputMode;
+    try {
+      // Checked before the claim, so a wrong choice leaves the question open.
+      const events = session.decide([decision], limitsOf(v));
+      const first = await events.next();
+      return await stream(session, mode, replayFirst(first, events));
+    } catch (error) {
+      if (error instanceof AlreadyDecidedError) {
+        process.stderr.write(`delve: ${error.message}\n`);
+        return ALREADY_DECIDED_EXIT;
+      }
+      if (error instanceof InvalidDecisionError) throw new UsageError(error.message);
+      throw error;
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+// The generator again, with its first (already awaited) step in front.
+async function* replayFirst<T>(
+  first: IteratorResult<T>,
+  rest: AsyncGenerator<T>,
+): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
+}

@@ -1,0 +1,225 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ROOT } from "./delve-bin.js";
+import { type Harness, startHarness } from "./run-harness.js";
+
+// ask_user through `delve run --ask-user` and `delve answer`: the real CLI in child
+// processes, the real ChatOpenAI on the local fake, the workspace's real .delve/threads.db.
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const OPENAI = ["--model", "openai:delve-unpriced-model"];
+const ask = (args: Record<string, unknown>) => ({
+  toolCalls: [{ name: "ask_user", args }],
+});
+// The ask_user result the model was sent in its last request.
+const toolResults = () =>
+  h.openai
+    .accepted()
+    .at(-1)
+    .messages.filter((m: any) => m.role === "tool")
+    .map((m: any) => m.content);
+
+async function pausedOnQuestion(args: Record<string, unknown>) {
+  const ws = h.workspace();
+  h.openai.script([ask(args)]);
+  const run = await h.delve(ws, [
+    "run",
+    "paint the fence",
+    ...OPENAI,
+    "--ask-user",
+    "--output",
+    "stream-json",
+  ]);
+  return { ws, run, events: run.events(), thread: run.events()[0].thread_id as string };
+}
+
+describe("delve run --ask-user: a question pauses the run", () => {
+  it("emits question_required, lists it in the result and in delve pending; exit 3", async () => {
+    const { ws, run, events, thread } = await pausedOnQuestion({
+      question: "Which colour?",
+      choices: ["red", "blue"],
+    });
+    expect(run.code).toBe(3);
+    const callId = events.find((e) => e.type === "tool_call" && e.tool === "ask_user").call_id;
+    expect(events.filter((e) => e.type === "question_required")).toEqual([
+      {
+        v: 1,
+        type: "question_required",
+        thread_id: thread,
+        call_id: callId,
+        question: "Which colour?",
+        choices: ["red", "blue"],
+      },
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: "result",
+      status: "paused",
+      pending: [],
+      questions: [{ call_id: callId, question: "Which colour?", choices: ["red", "blue"] }],
+    });
+    // The model was given ask_user because of --ask-user.
+    expect(h.openai.accepted()[0].tools.map((t: any) => t.function.name)).toContain("ask_user");
+    const pending = JSON.parse((await h.delve(ws, ["pending", "--json"])).stdout);
+    expect(pending).toEqual([
+      {
+        thread_id: thread,
+        kind: "question",
+        call_id: callId,
+        question: "Which colour?",
+        choices: ["red", "blue"],
+      },
+    ]);
+    // A new task on the paused thread is refused with the way out.
+    const refused = await h.delve(ws, ["run", "other", "--thread", thread]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`delve answer ${thread}`);
+  });
+
+  it("delve answer --choice resumes with the answer as ask_user's result, once; the thread remembers --ask-user", async () => {
+    const { ws, thread } = await pausedOnQuestion({
+      question: "Which colour?",
+      choices: ["red", "blue"],
+    });
+    h.openai.script([{ text: "Painted it blue." }]);
+    const answered = await h.delve(ws, ["answer", thread, "--choice", "blue"]);
+    expect(answered.stderr).not.toContain("delve answer:");
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toBe("Painted it blue.\n");
+    expect(toolResults()).toEqual(["The user answered: blue"]);
+    expect(
+      h.openai
+        .accepted()
+        .at(-1)
+        .tools.map((t: any) => t.function.name),
+    ).toContain("ask_user");
+    const again = await h.delve(ws, ["answer", thread, "red"]);
+    expect(again.code).toBe(4);
+    expect(again.stderr).toContain("waits for no answer");
+  });
+
+  it("a choice the question does not offer is refused with the choices, and the question stays open", async () => {
+    const { ws, thread } = await pausedOnQuestion({
+      question: "Which colour?",
+      choices: ["red", "blue"],
+    });
+    const wrong = await h.delve(ws, ["answer", thread, "--choice", "green"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      '"green" is not a choice of "Which colour?"; the choices are: "red", "blue"',
+    );
+    const two = await h.delve(ws, ["answer", thread, "--choice", "red", "--choice", "blue"]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('"Which colour?" takes one answer; 2 were given');
+    h.openai.script([{ text: "Painted it teal." }]);
+    // A free-text answer is always accepted: the choices are suggestions.
+    const own = await h.delve(ws, ["answer", thread, "teal, please", "--output", "stream-json"]);
+    expect(own.code).toBe(0);
+    expect(own.events().at(-1)).toMatchObject({ type: "result", status: "completed" });
+    expect(toolResults()).toEqual(["The user answered: teal, please"]);
+  });
+
+  it("a multi-select question takes several --choice and text; the text mode prints how to answer", async () => {
+    const ws = h.workspace();
+    h.openai.script([
+      ask({ question: "Toppings?", choices: ["ham", "olives", "basil"], multi_select: true }),
+    ]);
+    const run = await h.delve(ws, ["run", "pizza", ...OPENAI, "--ask-user"]);
+    expect(run.code).toBe(3);
+    const thread = /thread (\S+) \(new\)/.exec(run.stderr)![1]!;
+    expect(run.stderr).toContain(
+      'question: Toppings?\n  choices: "ham" | "olives" | "basil" (several allowed)',
+    );
+    expect(run.stderr).toContain(`answer: delve answer ${thread} "TEXT" or --choice "ham"`);
+    h.openai.script([{ text: "Ordered." }]);
+    const answered = await h.delve(ws, [
+      "answer",
+      thread,
+      "extra cheese",
+      "--choice",
+      "ham",
+      "--choice",
+      "basil",
+    ]);
+    expect(answered.code).toBe(0);
+    expect(toolResults()).toEqual(["The user chose: ham, basil, extra cheese"]);
+  });
+
+  it("without --ask-user the agent has no ask_user tool", async () => {
+    const ws = h.workspace();
+    h.openai.script([{ text: "hi" }]);
+    const run = await h.delve(ws, ["run", "hello", ...OPENAI]);
+    expect(run.code).toBe(0);
+    expect(
+      h.openai
+        .accepted()
+        .at(-1)
+        .tools.map((t: any) => t.function.name),
+    ).not.toContain("ask_user");
+  });
+});
+
+describe("answers are exactly once across processes", () => {
+  it("two delve answer processes at once: one continues the run, the other exits 4", async () => {
+    const { ws, thread } = await pausedOnQuestion({ question: "Ship it?" });
+    h.openai.script([{ text: "shipped" }, { text: "shipped twice" }]);
+    const before = h.openai.accepted().length;
+    const [a, b] = await Promise.all([
+      h.delve(ws, ["answer", thread, "yes"]),
+      h.delve(ws, ["answer", thread, "no"]),
+    ]);
+    expect([a.code, b.code].sort()).toEqual([0, 4]);
+    const loser = a.code === 4 ? a : b;
+    expect(loser.stderr).toMatch(/already decided|waits for no answer/);
+    expect(h.openai.accepted().length - before).toBe(1);
+  });
+
+  it("two engine processes holding the same pause answer at the same moment: one wins, the other gets AlreadyDecidedError", async () => {
+    const { ws, thread } = await pausedOnQuestion({ question: "Ship it?" });
+    h.openai.script([{ text: "shipped" }, { text: "shipped twice" }]);
+    const before = h.openai.accepted().length;
+    const go = path.join(ws, "go");
+    const script = path.join(ROOT, "test/run/answer-race-process.ts");
+    const racers = ["yes", "no"].map((answer) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", import.meta.resolve("tsx"), script, ws, thread, answer, go],
+        { cwd: ws, env: h.env(), stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      child.stderr.on("data", (d) => {
+        err += d;
+      });
+      const ready = new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", () => out.includes('"ready":1') && resolve());
+        child.on("close", () => reject(new Error(`racer exited before ready: ${out}${err}`)));
+      });
+      const done = new Promise<string[]>((resolve) =>
+        child.on("close", () => resolve(out.trim().split("\n"))),
+      );
+      return { ready, done };
+    });
+    await Promise.all(racers.map((r) => r.ready));
+    fs.writeFileSync(go, "");
+    const outcomes = (await Promise.all(racers.map((r) => r.done))).map(
+      (lines) => JSON.parse(lines.at(-1)!).outcome,
+    );
+    expect(outcomes.sort()).toEqual(["already-decided", "won"]);
+    expect(h.openai.accepted().length - before).toBe(1);
+    const last = toolResults();
+    expect(last).toHaveLength(1);
+    expect(last[0]).toMatch(/^The user answered: (yes|no)$/);
+  });
+});
