@@ -7,8 +7,13 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { loadConfig } from "../run/config.js";
-import { AlreadyDecidedError, openSession, type RunSession } from "../run/engine.js";
-import type { PendingCall, RunDecision, RunResult } from "../run/events.js";
+import {
+  AlreadyDecidedError,
+  InvalidDecisionError,
+  openSession,
+  type RunSession,
+} from "../run/engine.js";
+import type { PendingCall, RunDecision, RunQuestion, RunResult } from "../run/events.js";
 import { ForkPointError } from "../run/run-errors.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "../run/threads-db.js";
 import { evalApp, readEvalReport } from "./eval-report.js";
@@ -88,7 +93,13 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   // start to its end, which touches updated_at): at rest, its history is read once.
   const histories = new Map<
     string,
-    { key: string; snapshots: Snapshot[]; steps: StepView[]; pending: PendingCall[] }
+    {
+      key: string;
+      snapshots: Snapshot[];
+      steps: StepView[];
+      pending: PendingCall[];
+      questions: RunQuestion[];
+    }
   >();
   async function historyOf(row: ThreadRow, session: RunSession, alive: boolean) {
     const key = `${row.updated_at}|${row.runner?.started_at ?? ""}`;
@@ -96,14 +107,15 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     if (cached?.key === key && !alive && !running.has(row.id)) return cached;
     const snapshots = await readHistory(session.history() as AsyncIterable<Snapshot>);
     const steps = stepsOf(snapshots, row.settings.model, prices);
-    const read = { key, snapshots, steps, pending: await session.pending() };
+    const [pending, questions] = await Promise.all([session.pending(), session.questions()]);
+    const read = { key, snapshots, steps, pending, questions };
     histories.set(row.id, read);
     return read;
   }
   async function view(row: ThreadRow) {
     const session = await reader(row.id);
     const alive = runnerAlive(row.runner);
-    const { snapshots, steps, pending } = await historyOf(row, session, alive);
+    const { snapshots, steps, pending, questions } = await historyOf(row, session, alive);
     const summary = summaryOf(steps, snapshots.at(-1), alive);
     const status: ViewStatus = running.has(row.id) ? "running" : summary.status;
     const head = {
@@ -116,7 +128,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       ...summary,
       status,
     };
-    return { head, steps, snapshots, pending };
+    return { head, steps, snapshots, pending, questions };
   }
   // A thread's agent does not change while it is open: its surface is measured once.
   const surfaces = new Map<string, Promise<SurfaceView>>();
@@ -162,8 +174,8 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   app.get("/api/threads/:id", async (c) => {
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
-    const { head, steps, pending } = await view(row);
-    return c.json({ ...head, steps, pending });
+    const { head, steps, pending, questions } = await view(row);
+    return c.json({ ...head, steps, pending, questions });
   });
 
   app.get("/api/threads/:id/state", async (c) => {
@@ -213,12 +225,14 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
 
   app.get("/api/pending", async (c) => {
     const all = [];
+    const asked = [];
     for (const row of await threads()) {
-      for (const call of (await view(row)).pending) {
-        all.push({ thread_id: row.id, title: firstLine(row.title), ...call });
-      }
+      const { pending, questions } = await view(row);
+      const thread = { thread_id: row.id, title: firstLine(row.title) };
+      for (const call of pending) all.push({ ...thread, ...call });
+      for (const question of questions) asked.push({ ...thread, ...question });
     }
-    return c.json({ pending: all });
+    return c.json({ pending: all, questions: asked });
   });
 
   app.post("/api/threads/:id/decide", async (c) => {
@@ -230,13 +244,10 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     // A fresh session per decision: its claim is this request's, never a shared one.
     const session = await openSession({ workspace, threadId: row.id, env });
     try {
-      const pending = await session.pending();
-      if (!pending.length || !(await session.claim())) {
-        return c.json({ error: "already decided" }, 409);
-      }
-      if (decisions.length !== pending.length) {
-        return c.json({ error: `give ${pending.length} decision(s), one per pending call` }, 400);
-      }
+      const [pending, questions] = await Promise.all([session.pending(), session.questions()]);
+      if (!pending.length && !questions.length) return c.json({ error: "already decided" }, 409);
+      // decide() checks the decisions against the pause before it claims it, so a bad body
+      // leaves the pause open; its claim makes a second tab or the CLI the loser.
       running.add(row.id);
       let result: RunResult | undefined;
       for await (const event of session.decide(decisions)) {
@@ -245,6 +256,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       return c.json({ result });
     } catch (error) {
       if (error instanceof AlreadyDecidedError) return c.json({ error: "already decided" }, 409);
+      if (error instanceof InvalidDecisionError) return c.json({ error: error.message }, 400);
       throw error;
     } finally {
       running.delete(row.id);
@@ -313,6 +325,14 @@ function parseDecisions(body: any): RunDecision[] | undefined {
       out.push(typeof d.message === "string" ? { type: "reject", message: d.message } : d);
     } else if (d?.type === "edit" && d.args && typeof d.args === "object") {
       out.push({ type: "edit", args: d.args });
+    } else if (d?.type === "answer") {
+      const choices = Array.isArray(d.choices) ? d.choices.map(String) : undefined;
+      const text = typeof d.text === "string" ? d.text : undefined;
+      out.push({
+        type: "answer",
+        ...(text !== undefined ? { text } : {}),
+        ...(choices ? { choices } : {}),
+      });
     } else return undefined;
   }
   return out;

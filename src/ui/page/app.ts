@@ -2,6 +2,7 @@
 // innerHTML), so a `<script>` in a file or an answer is shown, never run.
 
 import { surfaceSection, usageSection } from "./charts.js";
+import { pendingNode } from "./decisions.js";
 import { api, el, type Json, money, post, status, tokens } from "./dom.js";
 import { evalTaskView, evalView } from "./eval-view.js";
 import { filesPanel } from "./files-panel.js";
@@ -107,68 +108,6 @@ function subagentNode(run: Json, result: HTMLElement): HTMLElement {
   return details;
 }
 
-// Several calls waiting get one decision for all; Edit is offered when one call waits.
-function pendingNode(threadId: string, calls: Json[], after: () => void): HTMLElement {
-  const box = el(
-    "section",
-    { class: "pending", id: "pending-calls" },
-    el("h3", {}, "Waiting for approval"),
-  );
-  for (const call of calls) {
-    box.append(el("div", { class: "call" }, `${call.tool}(${JSON.stringify(call.args, null, 1)})`));
-  }
-  const reason = el("input", {
-    placeholder: "reason (for reject)",
-    class: "reason",
-  }) as HTMLInputElement;
-  const approve = el("button", { class: "approve" }, "Approve");
-  const reject = el("button", { class: "reject" }, "Reject");
-  const note = el("span", { class: "note decide-note" });
-  const decide = async (decisions: Json[]) => {
-    note.textContent = "running…";
-    try {
-      await api(`/api/threads/${encodeURIComponent(threadId)}/decide`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ decisions }),
-      });
-    } catch (error) {
-      notice = (error as Error).message;
-    }
-    after();
-  };
-  approve.addEventListener("click", () => decide(calls.map(() => ({ type: "approve" }))));
-  reject.addEventListener("click", () =>
-    decide(
-      calls.map(() =>
-        reason.value ? { type: "reject", message: reason.value } : { type: "reject" },
-      ),
-    ),
-  );
-  box.append(el("div", {}, approve, reject, reason, note));
-  if (calls.length === 1 && calls[0].decisions.includes("edit")) {
-    const args = el("textarea", {
-      class: "edit-args",
-      rows: "4",
-      cols: "60",
-    }) as HTMLTextAreaElement;
-    args.value = JSON.stringify(calls[0].args, null, 1);
-    const edit = el("button", { class: "edit" }, "Approve edited");
-    edit.addEventListener("click", () => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(args.value);
-      } catch {
-        note.textContent = "the arguments are not JSON";
-        return;
-      }
-      void decide([{ type: "edit", args: parsed }]);
-    });
-    box.append(el("div", {}, args, edit));
-  }
-  return box;
-}
-
 // The thread last drawn: selecting another of its steps redraws only the selection and files.
 let current: { id: string; t: Json } | undefined;
 
@@ -255,7 +194,13 @@ async function threadView(id: string, checkpoint: string | undefined, reselect: 
   if (from) header.append(el("p", { class: "note" }, from));
   if (t.error) header.append(el("p", { class: "result error" }, t.error));
   if (notice) header.append(el("p", { class: "notice" }, notice));
-  if (t.pending.length) header.append(pendingNode(id, t.pending, () => void route()));
+  const after = (told?: string) => {
+    if (told) notice = told;
+    void route();
+  };
+  if (t.pending.length || t.questions?.length) {
+    header.append(pendingNode(id, t.pending, t.questions ?? [], after));
+  }
   render(el("div", { id: "thread-view" }, header, el("div", { class: "layout" }, timeline, files)));
   return t.status === "running" || t.status === "paused";
 }
@@ -287,8 +232,24 @@ async function pendingView(told = "") {
   const data = await api("/api/pending");
   const list = el("section", { id: "pending" }, el("h2", {}, "Pending approvals"));
   if (told) list.append(el("p", { class: "notice" }, told));
-  if (!data.pending.length) list.append(el("p", { class: "note" }, "No approval is waiting."));
-  else list.append(decideAllNode(data.pending));
+  const questions: Json[] = data.questions ?? [];
+  // A thread also asked a question takes its answer on its own page.
+  const asking = new Set(questions.map((q) => q.thread_id));
+  const decidable = data.pending.filter((p: Json) => !asking.has(p.thread_id));
+  if (!data.pending.length && !questions.length) {
+    list.append(el("p", { class: "note" }, "Nothing is waiting."));
+  }
+  if (decidable.length) list.append(decideAllNode(decidable));
+  for (const q of questions) {
+    list.append(
+      el(
+        "div",
+        { class: "pending question-entry" },
+        el("a", { href: `#/thread/${encodeURIComponent(q.thread_id)}` }, q.title || q.thread_id),
+        el("div", { class: "question-text" }, `asks: ${q.question}`),
+      ),
+    );
+  }
   for (const p of data.pending) {
     list.append(
       el(
