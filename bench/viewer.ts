@@ -130,7 +130,9 @@ async function measurePage(base: string, id: string, steps: number, runs: number
       if (process.env.DELVE_VIEWER_TRACE) {
         page.on("requestfinished", (r) => {
           const t = r.timing();
-          console.error(`${r.url().slice(-60)} start ${t.startTime.toFixed(0)} end ${t.responseEnd.toFixed(0)}`);
+          console.error(
+            `${r.url().slice(-60)} start ${t.startTime.toFixed(0)} end ${t.responseEnd.toFixed(0)}`,
+          );
         });
       }
       page.on("response", (r) => {
