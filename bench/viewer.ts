@@ -46,7 +46,8 @@ async function makeThread(workspace: string, turns: number): Promise<{ id: strin
 
 /** Runs the viewer benchmark. */
 export async function runViewerBench(options: BenchOptions): Promise<BenchReport> {
-  const turns = options.smoke ? 20 : 500;
+  // DELVE_VIEWER_TURNS overrides the size (two checkpoints per turn).
+  const turns = Number(process.env.DELVE_VIEWER_TURNS) || (options.smoke ? 20 : 500);
   const runs = options.smoke ? 1 : 3;
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "delve-bench-viewer-"));
   const made = await makeThread(workspace, turns);
@@ -82,6 +83,7 @@ export async function runViewerBench(options: BenchOptions): Promise<BenchReport
     if (page) {
       rows.push(
         ["page: first contentful paint", "", formatMs(page.paint)],
+        ["page: every step in the DOM", "", formatMs(page.drawn)],
         [
           "page: interactive timeline (all steps, a click answered)",
           "",
@@ -119,6 +121,7 @@ async function measurePage(base: string, id: string, steps: number, runs: number
   });
   const paint: number[] = [];
   const interactive: number[] = [];
+  const drawn: number[] = [];
   let bytes = 0;
   let script = 0;
   try {
@@ -149,6 +152,7 @@ async function measurePage(base: string, id: string, steps: number, runs: number
         Math.floor(steps / 2),
         { timeout: 60_000 },
       );
+      drawn.push(await page.evaluate(() => performance.now()));
       // A click on the first step must answer with that step's files panel.
       await page.locator("#timeline .step").first().click();
       await page.locator("#timeline .step.selected").first().waitFor();
@@ -166,5 +170,11 @@ async function measurePage(base: string, id: string, steps: number, runs: number
   } finally {
     await browser.close();
   }
-  return { paint: median(paint), interactive: median(interactive), bytes, script };
+  return {
+    paint: median(paint),
+    drawn: median(drawn),
+    interactive: median(interactive),
+    bytes,
+    script,
+  };
 }

@@ -171,7 +171,8 @@ async function threadView(id: string, checkpoint: string | undefined, reselect: 
     });
     timeline.append(node);
   });
-  const files = await filesPanel(id, steps, index);
+  // The timeline shows at once; the files panel fills in when its two reads answer.
+  const files = el("section", { id: "files" }, el("p", { class: "note" }, "Loading files…"));
   const header = el(
     "section",
     { id: "thread" },
@@ -202,6 +203,8 @@ async function threadView(id: string, checkpoint: string | undefined, reselect: 
     header.append(pendingNode(id, t.pending, t.questions ?? [], after));
   }
   render(el("div", { id: "thread-view" }, header, el("div", { class: "layout" }, timeline, files)));
+  const panel = await filesPanel(id, steps, index);
+  if (files.isConnected) files.replaceWith(panel);
   return t.status === "running" || t.status === "paused";
 }
 

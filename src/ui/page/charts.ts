@@ -5,8 +5,8 @@ import { el, type Json, money } from "./dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 const ROW = 22;
 const LABEL = 220;
-const WIDTH = 760;
-const BAR = WIDTH - LABEL - 150;
+const WIDTH = 1000;
+const BAR = WIDTH - LABEL - 340;
 
 /** One bar: its label, its length, the figure written after it, a CSS class for its colour. */
 export interface Bar {
@@ -25,7 +25,8 @@ function svg(tag: string, attrs: Record<string, string | number>, text?: string)
 
 /** A bar chart; each bar is a `rect.bar` with its value in `data-value`. */
 export function barChart(id: string, bars: Bar[]): Element {
-  const max = Math.max(1, ...bars.map((b) => b.value));
+  // Costs are fractions of a cent: the longest bar is the largest value, whatever its scale.
+  const max = Math.max(Number.MIN_VALUE, ...bars.map((b) => b.value));
   const chart = svg("svg", {
     id,
     class: "chart",
@@ -99,10 +100,11 @@ export function surfaceSection(s: Json): HTMLElement {
   return section;
 }
 
+// Bars by cost when every group's price is known, else all by tokens (one scale per chart).
 const usageBars = (groups: Json[]): Bar[] =>
   groups.map((g) => ({
     label: g.name,
-    value: g.cost_usd ?? g.input + g.output,
+    value: groups.every((x) => x.cost_usd !== null) ? g.cost_usd : g.input + g.output,
     figure: `${money(g.cost_usd)} · ${g.calls} call(s) · ${g.input}/${g.output} tok`,
   }));
 
