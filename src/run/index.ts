@@ -33,6 +33,7 @@ export {
   type RunStatus,
   type RunUsage,
 } from "./events.js";
+export { type ForkBase, type ForkOf, readForkBase, seedFork } from "./fork.js";
 export { chooseModel, DEFAULT_MODELS } from "./model-choice.js";
 export {
   costUsd,
@@ -58,7 +59,14 @@ export {
   type RuleContext,
   type RuleVerdict,
 } from "./rules.js";
-export { type ThreadRow, type ThreadSettings, threadsDbFile } from "./threads-db.js";
+export { ForkPointError } from "./run-errors.js";
+export {
+  type ThreadParent,
+  type ThreadRow,
+  type ThreadRunner,
+  type ThreadSettings,
+  threadsDbFile,
+} from "./threads-db.js";
 export {
   readUsage,
   summarizeUsage,

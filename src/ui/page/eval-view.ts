@@ -59,7 +59,7 @@ function eventNode(e: Json): HTMLElement {
         `model call ${text(e.step)}${e.usage ? ` · ${text(e.usage.input)}/${text(e.usage.output)} tok` : ""}${typeof e.cost === "number" ? ` · ${money(e.cost)}` : ""}${typeof e.ms === "number" ? ` · ${e.ms} ms` : ""}`,
       ),
     );
-    if (e.text) box.append(el("span", { class: "text" }, text(e.text)));
+    if (e.text) box.append(" ", el("span", { class: "text" }, text(e.text)));
     for (const c of Array.isArray(e.toolCalls) ? e.toolCalls : []) {
       box.append(
         el("div", { class: "call" }, `${text(c?.name)}(${JSON.stringify(c?.args ?? {})})`),
