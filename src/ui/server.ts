@@ -18,17 +18,16 @@ import { ForkPointError } from "../run/run-errors.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "../run/threads-db.js";
 import { evalApp, readEvalReport } from "./eval-report.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
+import { readThreadHistory } from "./history-read.js";
 import { pageAsset } from "./page-assets.js";
 import { diffFiles, filesByStep } from "./step-files.js";
 import { type SurfaceView, surfaceView } from "./surface-view.js";
 import {
   firstLine,
   messageView,
-  readHistory,
   runnerAlive,
   type Snapshot,
   type StepView,
-  stepsOf,
   summaryOf,
   type ViewStatus,
 } from "./thread-view.js";
@@ -95,7 +94,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     string,
     {
       key: string;
-      snapshots: Snapshot[];
+      last: Snapshot | undefined;
       steps: StepView[];
       pending: PendingCall[];
       questions: RunQuestion[];
@@ -105,18 +104,24 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     const key = `${row.updated_at}|${row.runner?.started_at ?? ""}`;
     const cached = histories.get(row.id);
     if (cached?.key === key && !alive && !running.has(row.id)) return cached;
-    const snapshots = await readHistory(session.history() as AsyncIterable<Snapshot>);
-    const steps = stepsOf(snapshots, row.settings.model, prices);
+    await threads();
+    const { steps, last } = await readThreadHistory(
+      rows!.checkpointer,
+      session.agent,
+      row.id,
+      row.settings.model,
+      prices,
+    );
     const [pending, questions] = await Promise.all([session.pending(), session.questions()]);
-    const read = { key, snapshots, steps, pending, questions };
+    const read = { key, last, steps, pending, questions };
     histories.set(row.id, read);
     return read;
   }
   async function view(row: ThreadRow) {
     const session = await reader(row.id);
     const alive = runnerAlive(row.runner);
-    const { snapshots, steps, pending, questions } = await historyOf(row, session, alive);
-    const summary = summaryOf(steps, snapshots.at(-1), alive);
+    const { last, steps, pending, questions } = await historyOf(row, session, alive);
+    const summary = summaryOf(steps, last, alive);
     const status: ViewStatus = running.has(row.id) ? "running" : summary.status;
     const head = {
       id: row.id,
@@ -128,7 +133,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       ...summary,
       status,
     };
-    return { head, steps, snapshots, pending, questions };
+    return { head, steps, pending, questions, session };
   }
   // A thread's agent does not change while it is open: its surface is measured once.
   const surfaces = new Map<string, Promise<SurfaceView>>();
@@ -181,14 +186,19 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   app.get("/api/threads/:id/state", async (c) => {
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
-    const { steps, snapshots } = await view(row);
+    const { steps, session } = await view(row);
     const id = c.req.query("checkpoint");
     const index = id ? steps.findIndex((s) => s.checkpoint_id === id) : steps.length - 1;
     if (index < 0) return c.json({ error: "no such checkpoint in this thread" }, 404);
     const files = filesByStep(steps, workspace)[index] ?? {};
+    const checkpoint_id = steps[index]!.checkpoint_id;
+    // The messages as they were then: that checkpoint's state, read whole.
+    const state = await (session.agent as any).getState({
+      configurable: { thread_id: row.id, checkpoint_id },
+    });
     return c.json({
-      checkpoint_id: steps[index]!.checkpoint_id,
-      messages: (snapshots[index]!.values?.messages ?? []).map(messageView),
+      checkpoint_id,
+      messages: (state.values?.messages ?? []).map(messageView),
       files,
     });
   });

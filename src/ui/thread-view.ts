@@ -160,9 +160,11 @@ export function stepsOf(
   });
 }
 
-// A task result takes the step's model calls its subagent reported (by the subagent's name;
-// two calls of one subagent in a step share them in order of their results).
-function nestSubagents(
+/**
+ * Gives each `task` result the step's model calls its subagent reported (by the subagent's
+ * name; two calls of one subagent in a step share them in order of their results).
+ */
+export function nestSubagents(
   views: MessageView[],
   usage: UsageView[],
   calls: Map<string, { name: string; args: any }>,
