@@ -7,6 +7,7 @@ export interface PendingQuestion extends UserQuestion {
 }
 
 type Interrupt = { id?: string; value?: unknown };
+type Task = { interrupts?: Interrupt[]; result?: unknown };
 
 /**
  * The `ask_user` questions a paused thread waits on (a subagent's included), from an
@@ -18,10 +19,13 @@ type Interrupt = { id?: string; value?: unknown };
  * if (question) await agent.invoke(new Command({ resume: { answer: "blue" } }), config);
  */
 export function pendingQuestions(state: unknown): PendingQuestion[] {
-  const s = state as { __interrupt__?: Interrupt[]; tasks?: Array<{ interrupts?: Interrupt[] }> };
+  const s = state as { __interrupt__?: Interrupt[]; tasks?: Task[] };
+  // A task already answered (one of several questions resumed by id) has its result but
+  // still lists its interrupt until the whole step is done.
+  const open = (t: Task) => (t.result === undefined ? (t.interrupts ?? []) : []);
   const interrupts = [
     ...(Array.isArray(s?.__interrupt__) ? s.__interrupt__ : []),
-    ...(Array.isArray(s?.tasks) ? s.tasks.flatMap((t) => t.interrupts ?? []) : []),
+    ...(Array.isArray(s?.tasks) ? s.tasks.flatMap(open) : []),
   ];
   const seen = new Set<unknown>();
   const out: PendingQuestion[] = [];

@@ -6,9 +6,9 @@ import { ALREADY_DECIDED_EXIT, limitsOf, sessionOptions, stream } from "./run-co
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /**
- * `delve answer THREAD [TEXT] [--choice C]... [--call ID]`: answers the `ask_user` question
- * the thread waits on and runs on to the end, printing like run. Exit 4 when another process
- * answered first.
+ * `delve answer THREAD [TEXT] [--choice C]... [--call ID]`: answers one `ask_user` question
+ * the thread waits on (`--call` picks it when several wait) and runs on until the run ends
+ * or pauses again, printing like run. Exit 4 when another process answered first.
  */
 export async function answerCommand(args: ParsedArgs): Promise<number> {
   const { openSession, AlreadyDecidedError, InvalidDecisionError } = await import(
@@ -23,7 +23,7 @@ export async function answerCommand(args: ParsedArgs): Promise<number> {
   if (text === undefined && !choices.length) {
     throw new UsageError(`give the answer: delve answer ${threadId} "TEXT" or --choice CHOICE.`);
   }
-  const decision: RunDecision = {
+  const decision: Extract<RunDecision, { type: "answer" }> = {
     type: "answer",
     ...(text !== undefined ? { text } : {}),
     ...(choices.length ? { choices } : {}),
@@ -37,26 +37,23 @@ export async function answerCommand(args: ParsedArgs): Promise<number> {
       );
       return ALREADY_DECIDED_EXIT;
     }
-    if (pending.length) {
-      throw new UsageError(
-        `thread ${threadId} waits for ${pending.length} approval(s) together with its question: decide the whole pause with the engine's RunSession.decide (approvals first, then answers).`,
-      );
-    }
     const callId = str(v.call);
     if (callId && !questions.some((q) => q.call_id === callId)) {
       throw new UsageError(
         `thread ${threadId} asks no question ${callId}; asked: ${questions.map((q) => q.call_id).join(", ")}.`,
       );
     }
-    if (questions.length > 1) {
+    if (!callId && questions.length > 1) {
       throw new UsageError(
-        `${questions.length} questions wait together (${questions.map((q) => q.call_id).join(", ")}): answer them all at once with the engine's RunSession.decide.`,
+        `${questions.length} questions wait (parallel subagents); answer each with --call: ${questions.map((q) => `${q.call_id} "${q.question}"`).join(", ")}.`,
       );
     }
+    const target = callId ?? questions[0]!.call_id;
     const mode = (str(v.output) ?? "text") as OutputMode;
     try {
       // Checked before the claim, so a wrong choice leaves the question open.
-      const events = session.decide([decision], limitsOf(v));
+      // The pause's other questions and approvals stay pending: the run pauses on them again.
+      const events = session.answer(target, decision, limitsOf(v));
       const first = await events.next();
       return await stream(session, mode, replayFirst(first, events));
     } catch (error) {

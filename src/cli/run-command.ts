@@ -152,7 +152,7 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
     const questions = await session.questions();
     if (questions.length) {
       throw new UsageError(
-        `thread ${threadId} waits for an answer to "${questions[0]!.question}"${pending.length ? " together with its approvals" : ""}: delve answer ${threadId} "TEXT".`,
+        `thread ${threadId} waits for an answer to "${questions[0]!.question}"${pending.length ? " before its approvals" : ""}: answer first with delve answer ${threadId} "TEXT"${questions.length > 1 ? " --call ID" : ""}.`,
       );
     }
     if (!pending.length) {

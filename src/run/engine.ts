@@ -16,7 +16,14 @@ import type {
 } from "./events.js";
 import { type ForkOf, readForkBase, seedFork } from "./fork.js";
 import { chooseModel } from "./model-choice.js";
-import { InvalidDecisionError, type Pause, readPause, resumeOf, unansweredCalls } from "./pause.js";
+import {
+  InvalidDecisionError,
+  type Pause,
+  readPause,
+  resumeOf,
+  resumeOne,
+  unansweredCalls,
+} from "./pause.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { compileRules } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
@@ -81,6 +88,16 @@ export interface RunSession {
    * decided first.
    */
   decide(decisions: RunDecision[], limits?: RunLimits): AsyncGenerator<RunEvent>;
+  /**
+   * Answers one question of the pause (`call_id` as in `question_required`) and runs on
+   * until the run ends or pauses again; the pause's other questions and approvals stay
+   * pending. Throws like `decide`.
+   */
+  answer(
+    callId: string,
+    answer: Extract<RunDecision, { type: "answer" }>,
+    limits?: RunLimits,
+  ): AsyncGenerator<RunEvent>;
   /** The thread's messages as role and text (tool calls named), from its state. */
   messages(): Promise<Array<{ role: string; text: string }>>;
   /** Tokens and cost of the whole thread, from its state. */
@@ -307,10 +324,11 @@ function session(
 
   // A limit may leave the graph finishing a tool in the background: its database stays open.
   let cutOff = false;
-  let claimed = false;
-  async function claim(): Promise<boolean> {
-    if (claimed) return true;
-    const { interrupts, checkpoint } = await pendingWith();
+  // The pause this process claimed. A claim names the pause the resume value was built from
+  // (its checkpoint and interrupts), so a pause that moved on meanwhile is never answered
+  // with a value meant for the one before it.
+  let claimedKey: string | undefined;
+  async function claimPause({ interrupts, checkpoint }: Pause): Promise<boolean> {
     if (!interrupts.length) return false;
     const key = JSON.stringify([
       "run-decision",
@@ -318,11 +336,14 @@ function session(
       checkpoint,
       ...interrupts.map((i) => i.id),
     ]);
-    claimed =
+    if (claimedKey === key) return true;
+    const mine =
       (await claimTableOf(db.checkpointer).insert(key, JSON.stringify({ pid: process.pid }))) ===
       undefined;
-    return claimed;
+    if (mine) claimedKey = key;
+    return mine;
   }
+  const claim = async () => claimPause(await pendingWith());
 
   return {
     thread,
@@ -340,7 +361,13 @@ function session(
       const pause = await pendingWith();
       // A decision that does not fit fails before the claim: the pause stays open.
       const resume = resumeOf(pause, decisions);
-      if (!(await claim())) throw new AlreadyDecidedError(thread.id);
+      if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
+      yield* drive(new Command({ resume }), limits);
+    },
+    async *answer(callId, answer, limits) {
+      const pause = await pendingWith();
+      const resume = resumeOne(pause, callId, answer);
+      if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
       yield* drive(new Command({ resume }), limits);
     },
     totals,

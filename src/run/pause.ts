@@ -28,7 +28,11 @@ export interface Pause {
 
 /** Reads the approvals and questions a state snapshot waits on. */
 export function readPause(state: any, workspace: string): Pause {
-  const interrupts = (state?.tasks ?? []).flatMap((t: any) => t.interrupts ?? []);
+  // A task answered by an earlier partial resume has its result and still lists its
+  // interrupt (the step, and so the checkpoint, is not done until every task is).
+  const interrupts = (state?.tasks ?? [])
+    .filter((t: any) => t.result === undefined)
+    .flatMap((t: any) => t.interrupts ?? []);
   const unanswered = unansweredCalls(state?.values?.messages ?? []);
   const items: PauseItem[] = [];
   for (const intr of interrupts) {
@@ -111,6 +115,21 @@ export function resumeOf(pause: Pause, decisions: RunDecision[]): unknown {
   }
   const ids = Object.keys(byInterrupt);
   return ids.length === 1 ? byInterrupt[ids[0]!] : byInterrupt;
+}
+
+/**
+ * The resume value that answers only the question of `callId`: the pause's other questions
+ * and approvals stay pending (LangGraph resumes interrupts by id). Throws
+ * `InvalidDecisionError` when no such question waits or the answer does not fit.
+ */
+export function resumeOne(pause: Pause, callId: string, decision: RunDecision): unknown {
+  const item = pause.items.find((i) => i.kind === "question" && i.question.call_id === callId);
+  if (item?.kind !== "question") {
+    const asked = pause.questions.map((q) => q.call_id).join(", ") || "none";
+    throw new InvalidDecisionError(`no question ${callId} waits; asked: ${asked}.`);
+  }
+  const value = answerValue(item.question, decision);
+  return pause.items.length === 1 ? value : { [item.interrupt.id]: value };
 }
 
 /**

@@ -136,6 +136,53 @@ describe("ask_user", () => {
     expect(model.used).toBe(4);
   });
 
+  it("two questions at once (parallel subagents) can be answered one at a time; the state lists only the open one", async () => {
+    const asker = (q: string) =>
+      new ScriptedChatModel([
+        ask({ question: q }, q),
+        (messages) => `${q} heard: ${messages.at(-1)!.text}`,
+      ]);
+    const task = (subagent_type: string, id: string) => ({
+      name: "task",
+      args: { description: "ask", subagent_type },
+      id,
+    });
+    const model = new ScriptedChatModel([
+      { toolCalls: [task("a", "t1"), task("b", "t2")] },
+      (messages) =>
+        messages
+          .filter((m) => m.getType() === "tool")
+          .map((m) => m.text)
+          .join(" | "),
+    ]);
+    const agent = createDeepAgent({
+      model,
+      askUser: true,
+      checkpointer: new MemorySaver(),
+      subagents: [
+        { name: "a", description: "A.", systemPrompt: "A.", model: asker("qa") },
+        { name: "b", description: "B.", systemPrompt: "B.", model: asker("qb") },
+      ],
+    });
+    await agent.invoke({ messages: [new HumanMessage("go")] }, config("a7"));
+    const both = pendingQuestions(await agent.getState(config("a7")));
+    expect(both.map((q) => q.question).sort()).toEqual(["qa", "qb"]);
+    const qa = both.find((q) => q.question === "qa")!;
+    await agent.invoke(
+      new Command({ resume: { [qa.interruptId!]: { answer: "A" } } }),
+      config("a7"),
+    );
+    const left = pendingQuestions(await agent.getState(config("a7")));
+    expect(left.map((q) => q.question)).toEqual(["qb"]);
+    const out = await agent.invoke(
+      new Command({ resume: { [left[0]!.interruptId!]: { answer: "B" } } }),
+      config("a7"),
+    );
+    expect(out.messages.at(-1)!.text).toBe(
+      "qa heard: The user answered: A | qb heard: The user answered: B",
+    );
+  });
+
   it("is opt-in, and needs a checkpointer", async () => {
     const plain = createDeepAgent({ model: new ScriptedChatModel([]) });
     expect((plain as any).graph.nodes.tools.bound.tools.map((t: any) => t.name)).not.toContain(

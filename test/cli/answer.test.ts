@@ -167,6 +167,65 @@ describe("delve run --ask-user: a question pauses the run", () => {
   });
 });
 
+describe("several questions at once (parallel subagents)", () => {
+  it("each is answered with --call; the run pauses again on the rest, then ends", async () => {
+    const ws = h.workspace();
+    const task = (description: string) => ({
+      name: "task",
+      args: { description, subagent_type: "general-purpose" },
+    });
+    h.openai.script([
+      { toolCalls: [task("ask one"), task("ask two")] },
+      ask({ question: "First?" }),
+      ask({ question: "Second?" }),
+    ]);
+    const run = await h.delve(ws, [
+      "run",
+      "two asks",
+      ...OPENAI,
+      "--ask-user",
+      "--output",
+      "stream-json",
+    ]);
+    expect(run.code).toBe(3);
+    const thread = run.events()[0].thread_id;
+    const asked = run.events().filter((e) => e.type === "question_required");
+    expect(asked.map((q) => q.question).sort()).toEqual(["First?", "Second?"]);
+    const first = asked.find((q) => q.question === "First?");
+    const second = asked.find((q) => q.question === "Second?");
+
+    const which = await h.delve(ws, ["answer", thread, "one"]);
+    expect(which.code).toBe(2);
+    expect(which.stderr).toContain(
+      "2 questions wait (parallel subagents); answer each with --call:",
+    );
+    expect(which.stderr).toContain(`${first.call_id} "First?"`);
+
+    h.openai.script([{ text: "sub one done" }]);
+    const one = await h.delve(ws, [
+      "answer",
+      thread,
+      "one",
+      "--call",
+      first.call_id,
+      "--output",
+      "stream-json",
+    ]);
+    expect(one.code).toBe(3);
+    expect(toolResults()).toEqual(["The user answered: one"]);
+    expect(one.events().at(-1)).toMatchObject({
+      status: "paused",
+      questions: [{ call_id: second.call_id, question: "Second?" }],
+    });
+
+    h.openai.script([{ text: "sub two done" }, { text: "all done" }]);
+    const two = await h.delve(ws, ["answer", thread, "two"]);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe("all done\n");
+    expect(toolResults().sort()).toEqual(["sub one done", "sub two done"]);
+  });
+});
+
 describe("answers are exactly once across processes", () => {
   it("two delve answer processes at once: one continues the run, the other exits 4", async () => {
     const { ws, thread } = await pausedOnQuestion({ question: "Ship it?" });

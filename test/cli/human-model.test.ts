@@ -123,6 +123,18 @@ describe("delve run --model human --human-io DIR", () => {
     expect(again.stdout).toBe("Still here.\n");
   });
 
+  it("without --human-io the request is printed on stderr and the reply read from stdin", async () => {
+    const ws = h.workspace();
+    const run = await h.delve(ws, ["run", "say hi", "--model", "human"], {
+      input: '{"tool_calls": [{"name": "nope", "args": {}}]}\nHello from a person.\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Hello from a person.\n");
+    expect(run.stderr).toContain("--- model call 1: the request ---");
+    expect(run.stderr).toContain('"content": "say hi"');
+    expect(run.stderr).toContain('error: tool_calls[0].name "nope" is not a tool of this request');
+  });
+
   it("--human-io without --model human is a usage error", async () => {
     const ws = h.workspace();
     const run = await h.delve(ws, ["run", "x", "--model", "openai:gpt-5.5", "--human-io", "play"]);
