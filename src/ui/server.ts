@@ -20,7 +20,7 @@ import { evalApp, readEvalReport } from "./eval-report.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
 import { readThreadHistory } from "./history-read.js";
 import { pageAsset } from "./page-assets.js";
-import { diffFiles, filesByStep } from "./step-files.js";
+import { diffFiles, type FileMap, filesByStep } from "./step-files.js";
 import { type SurfaceView, surfaceView } from "./surface-view.js";
 import {
   firstLine,
@@ -117,6 +117,16 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     histories.set(row.id, read);
     return read;
   }
+  // Files per step, once per read of a history (state and diff both need them).
+  const fileMaps = new WeakMap<StepView[], FileMap[]>();
+  const filesOf = (steps: StepView[]) => {
+    let maps = fileMaps.get(steps);
+    if (!maps) {
+      maps = filesByStep(steps, workspace);
+      fileMaps.set(steps, maps);
+    }
+    return maps;
+  };
   async function view(row: ThreadRow) {
     const session = await reader(row.id);
     const alive = runnerAlive(row.runner);
@@ -190,7 +200,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     const id = c.req.query("checkpoint");
     const index = id ? steps.findIndex((s) => s.checkpoint_id === id) : steps.length - 1;
     if (index < 0) return c.json({ error: "no such checkpoint in this thread" }, 404);
-    const files = filesByStep(steps, workspace)[index] ?? {};
+    const files = filesOf(steps)[index] ?? {};
     const checkpoint_id = steps[index]!.checkpoint_id;
     // The messages as they were then: that checkpoint's state, read whole.
     const state = await (session.agent as any).getState({
@@ -207,7 +217,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
     const { steps } = await view(row);
-    const maps = filesByStep(steps, workspace);
+    const maps = filesOf(steps);
     const at = (id: string | undefined, fallback: number) => {
       if (!id) return fallback;
       return steps.findIndex((s) => s.checkpoint_id === id);

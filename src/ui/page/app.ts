@@ -108,10 +108,19 @@ function subagentNode(run: Json, result: HTMLElement): HTMLElement {
   return details;
 }
 
+// Steps with content a thread's timeline shows at first; the threads whose "Show all" was used.
+const PAGE = 200;
+const showAll = new Set<string>();
+
 // The thread last drawn: selecting another of its steps redraws only the selection and files.
 let current: { id: string; t: Json } | undefined;
 
-async function threadView(id: string, checkpoint: string | undefined, reselect: boolean) {
+async function threadView(
+  id: string,
+  checkpoint: string | undefined,
+  reselect: boolean,
+  fetched?: Promise<Json>,
+) {
   const view = main.querySelector("#thread-view");
   if (reselect && view && current?.id === id) {
     const steps: Json[] = current.t.steps;
@@ -125,7 +134,7 @@ async function threadView(id: string, checkpoint: string | undefined, reselect: 
     drawn = JSON.stringify([current.t, checkpoint, notice]);
     return current.t.status === "running" || current.t.status === "paused";
   }
-  const t = await api(`/api/threads/${encodeURIComponent(id)}`);
+  const t = await (fetched ?? api(`/api/threads/${encodeURIComponent(id)}`));
   current = { id, t };
   // Polling redraws only on change, so a reason being typed is kept.
   const key = JSON.stringify([t, checkpoint, notice]);
@@ -141,8 +150,31 @@ async function threadView(id: string, checkpoint: string | undefined, reselect: 
     { id: "timeline" },
     el("h3", {}, `Timeline (${steps.length} steps)`),
   );
+  // A long thread shows its last PAGE steps with content (and the selected one's page); the
+  // earlier ones come on "Show all", so the first paint does not wait for a thousand nodes.
+  const withContent = steps.flatMap((s, i) => (s.messages.length || s.usage.length ? [i] : []));
+  const at = withContent.indexOf(index);
+  const first =
+    showAll.has(id) || withContent.length <= PAGE
+      ? 0
+      : Math.min(at < 0 ? withContent.length : at, withContent.length - PAGE);
+  if (first > 0) {
+    const more = el(
+      "button",
+      { class: "show-all" },
+      `Show all ${withContent.length} steps (${first} earlier)`,
+    );
+    more.addEventListener("click", () => {
+      showAll.add(id);
+      drawn = "";
+      void route();
+    });
+    timeline.append(more);
+  }
+  timeline.dataset.rendered = String(withContent.length - first);
+  const visible = new Set(withContent.slice(first));
   steps.forEach((s, i) => {
-    if (!s.messages.length && !s.usage.length) return;
+    if (!visible.has(i)) return;
     const cost = s.usage.length
       ? s.usage
           .map((u: Json) => `${u.model} ${u.input}/${u.output} ${money(u.cost_usd)}`)
@@ -312,6 +344,10 @@ async function route(reselect = false) {
   if (timer !== undefined) clearTimeout(timer);
   const hash = location.hash.replace(/^#/, "") || "/";
   let poll = false;
+  const thread = /^\/thread\/([^/]+)(?:\/([^/]+))?$/.exec(hash);
+  // A thread's read starts with the page's first request, not after the mode is known.
+  const fetched = thread && !reselect ? api(`/api/threads/${thread[1]}`) : undefined;
+  fetched?.catch(() => {});
   try {
     if ((await mode) === "eval") {
       document.getElementById("nav")?.replaceChildren(el("a", { href: "#/" }, "Eval report"));
@@ -320,7 +356,6 @@ async function route(reselect = false) {
       shown = hash;
       return;
     }
-    const thread = /^\/thread\/([^/]+)(?:\/([^/]+))?$/.exec(hash);
     const charts = /^\/charts\/([^/]+)$/.exec(hash);
     if (charts) await chartsView(decodeURIComponent(charts[1]!));
     else if (thread)
@@ -328,6 +363,7 @@ async function route(reselect = false) {
         decodeURIComponent(thread[1]!),
         thread[2] && decodeURIComponent(thread[2]),
         reselect,
+        fetched,
       );
     else if (hash === "/pending") await pendingView();
     else await threadsView(new URLSearchParams(hash.split("?")[1] ?? "").get("status") ?? "");
