@@ -8,7 +8,7 @@
  *
  * @example
  * npx tsx bench/run.ts --smoke
- * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, long-thread, cli, deferral, grep-fs
+ * npx tsx bench/run.ts --only state,import   # keys: surface, steps, state, import, checkpoints, long-thread, cli, deferral, viewer, grep-fs
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -30,6 +30,7 @@ import {
 import { runLongThreadBench } from "./long-thread.js";
 import { runStateFilesBench } from "./state-files.js";
 import { runSurfaceBench } from "./surface.js";
+import { runViewerBench } from "./viewer.js";
 
 type Bench = { key: string; run: (options: BenchOptions) => Promise<unknown> };
 
@@ -82,6 +83,7 @@ const BENCHES: Bench[] = [
   { key: "long-thread", run: runLongThreadBench },
   { key: "cli", run: runCliStartBench },
   { key: "deferral", run: runDeferralBench },
+  { key: "viewer", run: runViewerBench },
   ...(existsSync(GREP_FS_MODULE) ? [{ key: "grep-fs", run: grepFsBench }] : []),
 ];
 

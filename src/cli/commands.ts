@@ -189,7 +189,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "ui",
-    usage: "delve ui [--cwd DIR] [--port N] [--host H]",
+    usage: "delve ui [--cwd DIR] [--port N] [--host H] [--eval REPORT.json]",
     summary:
       "Serve a local page over the workspace's threads: timeline, files and diffs per step, cost, and Approve / Reject for paused calls. Prints the URL; a host other than loopback requires the printed token.",
     maxPositionals: 0,
@@ -200,6 +200,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         type: "string",
         value: "H",
         help: "The address to bind (default 127.0.0.1); any other needs the printed token.",
+      },
+      eval: {
+        type: "string",
+        value: "REPORT.json",
+        help: "Serve this eval report (delve eval --json) instead of the workspace's threads.",
       },
     },
   },

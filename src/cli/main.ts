@@ -83,7 +83,8 @@ function report(command: string, error: unknown): number {
     error instanceof UsageError ||
     ConfigurationError.isInstance(error) ||
     MissingProviderError.isInstance(error) ||
-    e?.name === "UnknownThreadError";
+    e?.name === "UnknownThreadError" ||
+    e?.name === "NotAnEvalReportError";
   console.error(`delve ${command}: ${message}`);
   if (!usage && process.env.DELVE_DEBUG && e?.stack) console.error(e.stack);
   return usage ? 2 : 1;

@@ -9,6 +9,7 @@ export async function uiCommand(args: ParsedArgs): Promise<number> {
     workspace: str(args.values.cwd) ?? process.cwd(),
     host: str(args.values.host) ?? "127.0.0.1",
     port: port ? Number(port) : 4780,
+    ...(str(args.values.eval) ? { evalReport: str(args.values.eval) } : {}),
   });
   console.log(server.url);
   if (server.token)

@@ -14,6 +14,7 @@ import type {
   RunResult,
   RunUsage,
 } from "./events.js";
+import { type ForkOf, readForkBase, seedFork } from "./fork.js";
 import { chooseModel } from "./model-choice.js";
 import {
   InvalidDecisionError,
@@ -57,6 +58,8 @@ export interface SessionOptions extends SettingsFlags {
   notice?: (line: string) => void;
   /** Open without MCP servers, to read the thread only (pending, show). */
   readOnly?: boolean;
+  /** Start a new thread from another one's state at a checkpoint (time travel into a copy). */
+  forkOf?: ForkOf;
 }
 
 /** The limits of one `send` or `decide`. */
@@ -128,7 +131,7 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
   const rules = compileRules(config.rules ?? {}, "rules");
   const db = await openThreadsDb(workspace);
   try {
-    let thread = options.threadId ? db.get(options.threadId) : undefined;
+    let thread = options.threadId && !options.forkOf ? db.get(options.threadId) : undefined;
     if (options.threadId && !thread) throw new UnknownThreadError(options.threadId);
     if (options.continueLatest && !thread) {
       thread = db.list()[0];
@@ -143,8 +146,6 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
         db.updateSettings(thread.id, settings);
         thread = { ...thread, settings };
       }
-    } else {
-      thread = db.create((options.title ?? "").slice(0, 200), settings);
     }
     const runModel = await openRunModel(settings, options.record);
     const mcpFile = settings.mcp ?? defaultMcpFile(workspace);
@@ -172,6 +173,12 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       runModel.save();
       await built.close();
     };
+    if (!thread) {
+      const forkOf = options.forkOf;
+      const base = forkOf && (await readForkBase(built.agent, forkOf).catch(closing(close)));
+      thread = db.create((options.title ?? "").slice(0, 200), settings, base?.parent);
+      if (base) await seedFork(built.agent, thread.id, base);
+    }
     const parts = { agent: built.agent, model: runModel.model, close };
     return session(db, thread, resumed, parts, workspace, { ...config.prices, ...options.prices });
   } catch (error) {
@@ -179,6 +186,11 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
     throw error;
   }
 }
+
+const closing = (close: () => Promise<void>) => async (error: unknown) => {
+  await close();
+  throw error;
+};
 
 function defaultMcpFile(workspace: string): string | undefined {
   const file = path.join(workspace, ".delve", "mcp.json");
@@ -220,6 +232,7 @@ function session(
 
   async function* drive(input: unknown, limits: RunLimits = {}): AsyncGenerator<RunEvent> {
     const started = Date.now();
+    db.setRunner(thread.id, process.pid);
     const translator = new EventTranslator(workspace, thread.settings.model, prices);
     // Calls paused or cut off earlier run in this run: their diffs start from now.
     const state0 = await snapshot().catch(() => undefined);
@@ -271,6 +284,7 @@ function session(
       }
     } finally {
       if (timer) clearTimeout(timer);
+      db.setRunner(thread.id, null);
     }
     db.touch(thread.id);
     // The agent's own limits (budgets, loop guard) end the run cleanly, with a marker.

@@ -35,6 +35,7 @@ export {
   type RunStatus,
   type RunUsage,
 } from "./events.js";
+export { type ForkBase, type ForkOf, readForkBase, seedFork } from "./fork.js";
 export { chooseModel, DEFAULT_MODELS } from "./model-choice.js";
 export {
   costUsd,
@@ -60,6 +61,7 @@ export {
   type RuleContext,
   type RuleVerdict,
 } from "./rules.js";
+export { ForkPointError } from "./run-errors.js";
 export {
   COMPACT_NOW_KEEP,
   type CompactOptions,
@@ -92,7 +94,13 @@ export {
   type StepView,
   stepsOf,
 } from "./thread-history.js";
-export { type ThreadRow, type ThreadSettings, threadsDbFile } from "./threads-db.js";
+export {
+  type ThreadParent,
+  type ThreadRow,
+  type ThreadRunner,
+  type ThreadSettings,
+  threadsDbFile,
+} from "./threads-db.js";
 export {
   readUsage,
   summarizeUsage,

@@ -19,3 +19,19 @@ export class AlreadyDecidedError extends Error {
     this.name = "AlreadyDecidedError";
   }
 }
+
+/** A fork asked for at a checkpoint the thread does not have, or one that cannot take a message. */
+export class ForkPointError extends Error {
+  constructor(
+    readonly threadId: string,
+    readonly checkpointId: string,
+    reason: "unknown" | "calls_pending",
+  ) {
+    super(
+      reason === "unknown"
+        ? `no checkpoint ${checkpointId} in thread ${threadId}.`
+        : `checkpoint ${checkpointId} of thread ${threadId} has tool calls without results: fork from the step that holds their results, or from before the model call.`,
+    );
+    this.name = "ForkPointError";
+  }
+}

@@ -2,6 +2,7 @@
 // steps with the messages each added, usage and cost per step, and the status of its end.
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { contentText } from "./stream-events.js";
+import type { ThreadRunner } from "./threads-db.js";
 import { readUsage, type UsageRecord } from "./usage.js";
 
 /** A thread's status as the viewer shows it. */
@@ -17,6 +18,18 @@ export interface MessageView {
   tool_call_id?: string;
   name?: string;
   status?: "success" | "error";
+  /** For a `task` result: the subagent run it answers, nested under the call. */
+  subagent?: SubagentRun;
+}
+
+/**
+ * A subagent run as its parent's checkpoints hold it: the task it was given, its model calls
+ * (the usage records it reported, named after it) and, in the result's text, its answer.
+ */
+export interface SubagentRun {
+  name: string;
+  description: string;
+  calls: UsageView[];
 }
 
 /** One model call's tokens and cost. */
@@ -126,6 +139,7 @@ export function stepsOf(
   prices?: Record<string, ModelPrice>,
 ): StepView[] {
   const seen = new Set<string>();
+  const calls = new Map<string, { name: string; args: any }>();
   let usageSeen = 0;
   let previous: Snapshot | undefined;
   return snapshots.map((s) => {
@@ -141,6 +155,9 @@ export function stepsOf(
     const created = s.createdAt ?? "";
     const before = previous?.createdAt;
     previous = s;
+    const usage = added.map((r) => usageView(r, threadModel, prices));
+    const views = messages.map(messageView);
+    nestSubagents(views, usage, calls);
     return {
       checkpoint_id: checkpointOf(s),
       parent_id: s.parentConfig?.configurable?.checkpoint_id ?? null,
@@ -148,20 +165,60 @@ export function stepsOf(
       source: String(s.metadata?.source ?? ""),
       created_at: created,
       duration_ms: before && created ? Date.parse(created) - Date.parse(before) : null,
-      messages: messages.map(messageView),
-      usage: added.map((r) => usageView(r, threadModel, prices)),
+      messages: views,
+      usage,
     };
   });
 }
 
-/** How long a checkpoint with work left counts as a run still going (another process's). */
-export const RUNNING_GRACE_MS = 120_000;
+/**
+ * Gives each `task` result the step's model calls its subagent reported (by the subagent's
+ * name; two calls of one subagent in a step share them in order of their results).
+ */
+export function nestSubagents(
+  views: MessageView[],
+  usage: UsageView[],
+  calls: Map<string, { name: string; args: any }>,
+) {
+  const taken = new Set<UsageView>();
+  for (const v of views) {
+    for (const c of v.tool_calls ?? []) calls.set(c.id, { name: c.name, args: c.args });
+    if (v.role !== "tool" || v.name !== "task") continue;
+    const args = calls.get(v.tool_call_id ?? "")?.args ?? {};
+    const name = String(args.subagent_type ?? "");
+    const own = usage.filter((u) => u.agent === name && !taken.has(u));
+    for (const u of own) taken.add(u);
+    v.subagent = { name, description: String(args.description ?? ""), calls: own };
+  }
+}
 
-/** The figures of a thread from its steps and its last snapshot. */
+/**
+ * Whether the process that marked itself as running a thread is still alive on this machine
+ * (the engine sets the runner when a run starts and clears it when it ends, also on errors).
+ */
+export function runnerAlive(runner: ThreadRunner | undefined): boolean {
+  if (!runner) return false;
+  try {
+    process.kill(runner.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, owned by another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** What a run left unfinished is told: its process is gone, so nothing will carry it on. */
+export const STOPPED_TEXT =
+  "the run stopped before its end (its process is gone): delve run -c continues it";
+
+/**
+ * The figures of a thread from its steps and its last snapshot; `runnerAlive` says whether a
+ * process still runs it, which decides between running and stopped when work is left.
+ */
 export function summaryOf(
   steps: StepView[],
   last: Snapshot | undefined,
-  now = Date.now(),
+  runnerAlive = false,
 ): ThreadSummary {
   const tokens = { input: 0, output: 0 };
   let cost: number | null = 0;
@@ -177,13 +234,13 @@ export function summaryOf(
   const tasks = last?.tasks ?? [];
   const failed = tasks.find((t) => t.error);
   let status: ViewStatus = "completed";
+  let error = failed ? errorText(failed.error) : undefined;
   if (tasks.some((t) => t.interrupts?.length)) status = "paused";
   else if (failed) status = "failed";
-  // Work left, no interrupt, no error: a run going on (a CLI, another tab) while its last
-  // checkpoint is recent; past that, it was killed or cut off by a limit.
+  // Work left, no interrupt, no error: running while its process lives; else it was killed.
   else if ((last?.next ?? []).length) {
-    const age = now - Date.parse(last?.createdAt ?? "");
-    status = age < RUNNING_GRACE_MS ? "running" : "failed";
+    status = runnerAlive ? "running" : "failed";
+    if (!runnerAlive) error = STOPPED_TEXT;
   }
   return {
     status,
@@ -191,7 +248,7 @@ export function summaryOf(
     tokens,
     cost_usd: cost,
     steps: steps.length,
-    ...(failed ? { error: errorText(failed.error) } : {}),
+    ...(error && status === "failed" ? { error } : {}),
   };
 }
 

@@ -22,6 +22,21 @@ export interface ThreadSettings {
   humanIo?: string;
 }
 
+/** Where a forked thread came from: its parent thread and the checkpoint it started at. */
+export interface ThreadParent {
+  thread_id: string;
+  /** null: forked before the parent's first checkpoint (only the edited task carried over). */
+  checkpoint_id: string | null;
+  /** The parent checkpoint's step number (-1 before the first). */
+  step: number;
+}
+
+/** The process running a thread now (set while `delve run`, approve or the viewer drives it). */
+export interface ThreadRunner {
+  pid: number;
+  started_at: string;
+}
+
 /** One row of the workspace's threads table. */
 export interface ThreadRow {
   id: string;
@@ -29,6 +44,10 @@ export interface ThreadRow {
   created_at: string;
   updated_at: string;
   settings: ThreadSettings;
+  /** Set on a thread forked from another one. */
+  parent?: ThreadParent;
+  /** Set while a process runs the thread; cleared when its run ends. */
+  runner?: ThreadRunner;
 }
 
 /** The workspace's `.delve/threads.db`: checkpoints (compact), approval claims, thread settings. */
@@ -37,11 +56,13 @@ export interface ThreadsDb {
   readonly checkpointer: BaseCheckpointSaver;
   /** The better-sqlite3 connection (claims and settings share it with the checkpoints). */
   readonly db: any;
-  create(title: string, settings: ThreadSettings): ThreadRow;
+  create(title: string, settings: ThreadSettings, parent?: ThreadParent): ThreadRow;
   get(id: string): ThreadRow | undefined;
   /** Newest first. */
   list(): ThreadRow[];
   touch(id: string): void;
+  /** Marks the thread as run by process `pid` now, or (null) as run by nobody. */
+  setRunner(id: string, pid: number | null): void;
   updateSettings(id: string, settings: ThreadSettings): void;
   delete(id: string): Promise<boolean>;
   close(): void;
@@ -68,18 +89,42 @@ export async function openThreadsDb(workspace: string, create = true): Promise<T
   db.exec(`CREATE TABLE IF NOT EXISTS delve_threads (
     id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL, settings TEXT NOT NULL)`);
+  // Columns added after the table's first release: a database made before gets them here.
+  const columns = new Set(db.pragma("table_info(delve_threads)").map((c: any) => c.name));
+  for (const column of ["parent", "runner"]) {
+    if (!columns.has(column)) db.exec(`ALTER TABLE delve_threads ADD COLUMN ${column} TEXT`);
+  }
   const checkpointer = compactCheckpointer(new SqliteSaver(db));
-  const row = (r: any): ThreadRow => ({ ...r, settings: JSON.parse(r.settings) });
+  const row = ({ parent, runner, ...r }: any): ThreadRow => ({
+    ...r,
+    settings: JSON.parse(r.settings),
+    ...(parent ? { parent: JSON.parse(parent) } : {}),
+    ...(runner ? { runner: JSON.parse(runner) } : {}),
+  });
   return {
     file,
     checkpointer,
     db,
-    create(title, settings) {
+    create(title, settings, parent) {
       const now = new Date().toISOString();
-      const thread = { id: randomUUID(), title, created_at: now, updated_at: now, settings };
+      const thread: ThreadRow = {
+        id: randomUUID(),
+        title,
+        created_at: now,
+        updated_at: now,
+        settings,
+        ...(parent ? { parent } : {}),
+      };
       db.prepare(
-        "INSERT INTO delve_threads (id, title, created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?)",
-      ).run(thread.id, title, now, now, JSON.stringify(settings));
+        "INSERT INTO delve_threads (id, title, created_at, updated_at, settings, parent) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(
+        thread.id,
+        title,
+        now,
+        now,
+        JSON.stringify(settings),
+        parent ? JSON.stringify(parent) : null,
+      );
       return thread;
     },
     get(id) {
@@ -95,6 +140,13 @@ export async function openThreadsDb(workspace: string, create = true): Promise<T
     touch(id) {
       db.prepare("UPDATE delve_threads SET updated_at = ? WHERE id = ?").run(
         new Date().toISOString(),
+        id,
+      );
+    },
+    setRunner(id, pid) {
+      const runner = pid === null ? null : { pid, started_at: new Date().toISOString() };
+      db.prepare("UPDATE delve_threads SET runner = ? WHERE id = ?").run(
+        runner && JSON.stringify(runner),
         id,
       );
     },
@@ -127,6 +179,7 @@ function emptyDb(file: string): ThreadsDb {
     get: () => undefined,
     list: () => [],
     touch: () => {},
+    setRunner: () => {},
     updateSettings: () => {},
     delete: async () => false,
     close: () => {},

@@ -7,21 +7,31 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { loadConfig } from "../run/config.js";
-import { AlreadyDecidedError, openSession, type RunSession } from "../run/engine.js";
-import type { RunDecision, RunResult } from "../run/events.js";
-import { openThreadsDb, type ThreadRow } from "../run/threads-db.js";
+import {
+  AlreadyDecidedError,
+  InvalidDecisionError,
+  openSession,
+  type RunSession,
+} from "../run/engine.js";
+import type { PendingCall, RunDecision, RunQuestion, RunResult } from "../run/events.js";
+import { ForkPointError } from "../run/run-errors.js";
+import { openThreadsDb, type ThreadRow, type ThreadsDb } from "../run/threads-db.js";
+import { evalApp, readEvalReport } from "./eval-report.js";
 import { guard, isLoopback, servedHosts } from "./guard.js";
+import { readThreadHistory } from "./history-read.js";
 import { pageAsset } from "./page-assets.js";
-import { diffFiles, filesByStep } from "./step-files.js";
+import { diffFiles, type FileMap, filesByStep } from "./step-files.js";
+import { type SurfaceView, surfaceView } from "./surface-view.js";
 import {
   firstLine,
   messageView,
-  readHistory,
+  runnerAlive,
   type Snapshot,
-  stepsOf,
+  type StepView,
   summaryOf,
   type ViewStatus,
 } from "./thread-view.js";
+import { usageBreakdown } from "./usage-view.js";
 
 /** What starts `delve ui`. */
 export interface UiOptions {
@@ -32,6 +42,8 @@ export interface UiOptions {
   port?: number;
   /** The environment the sessions see (provider keys for resuming a thread). */
   env?: NodeJS.ProcessEnv;
+  /** Serve this eval report (`delve eval --json`'s file) instead of the workspace's threads. */
+  evalReport?: string;
 }
 
 /** A running `delve ui`. */
@@ -53,6 +65,8 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   const prices = loadConfig({ cwd: workspace, env }).config.prices;
   const readers = new Map<string, Promise<RunSession>>();
   const running = new Set<string>();
+  // Fork runs going on in the background: close() waits for them.
+  const inflight = new Set<Promise<void>>();
 
   // One read-only session per thread, kept open: reads go through its agent's history.
   const reader = (id: string) => {
@@ -64,19 +78,60 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     }
     return s;
   };
+  // One connection for the rows, opened once the database exists (WAL: runs write beside it).
+  let rows: ThreadsDb | undefined;
   const threads = async (): Promise<ThreadRow[]> => {
-    const db = await openThreadsDb(workspace, false);
-    try {
-      return db.list();
-    } finally {
-      db.close();
+    if (!rows) {
+      const db = await openThreadsDb(workspace, false);
+      if (!db.db) return [];
+      rows = db;
     }
+    return rows.list();
+  };
+  // A thread's history changes only while a process runs it (the runner is set from a run's
+  // start to its end, which touches updated_at): at rest, its history is read once.
+  const histories = new Map<
+    string,
+    {
+      key: string;
+      last: Snapshot | undefined;
+      steps: StepView[];
+      pending: PendingCall[];
+      questions: RunQuestion[];
+    }
+  >();
+  async function historyOf(row: ThreadRow, session: RunSession, alive: boolean) {
+    const key = `${row.updated_at}|${row.runner?.started_at ?? ""}`;
+    const cached = histories.get(row.id);
+    if (cached?.key === key && !alive && !running.has(row.id)) return cached;
+    await threads();
+    const { steps, last } = await readThreadHistory(
+      rows!.checkpointer,
+      session.agent,
+      row.id,
+      row.settings.model,
+      prices,
+    );
+    const [pending, questions] = await Promise.all([session.pending(), session.questions()]);
+    const read = { key, last, steps, pending, questions };
+    histories.set(row.id, read);
+    return read;
+  }
+  // Files per step, once per read of a history (state and diff both need them).
+  const fileMaps = new WeakMap<StepView[], FileMap[]>();
+  const filesOf = (steps: StepView[]) => {
+    let maps = fileMaps.get(steps);
+    if (!maps) {
+      maps = filesByStep(steps, workspace);
+      fileMaps.set(steps, maps);
+    }
+    return maps;
   };
   async function view(row: ThreadRow) {
     const session = await reader(row.id);
-    const snapshots = await readHistory(session.history() as AsyncIterable<Snapshot>);
-    const steps = stepsOf(snapshots, row.settings.model, prices);
-    const summary = summaryOf(steps, snapshots.at(-1));
+    const alive = runnerAlive(row.runner);
+    const { last, steps, pending, questions } = await historyOf(row, session, alive);
+    const summary = summaryOf(steps, last, alive);
     const status: ViewStatus = running.has(row.id) ? "running" : summary.status;
     const head = {
       id: row.id,
@@ -84,16 +139,36 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       model: row.settings.model,
       created_at: row.created_at,
       updated_at: row.updated_at,
+      parent: row.parent ?? null,
       ...summary,
       status,
     };
-    return { head, steps, snapshots, session };
+    return { head, steps, pending, questions, session };
   }
-  const find = async (id: string) => (await threads()).find((r) => r.id === id);
+  // A thread's agent does not change while it is open: its surface is measured once.
+  const surfaces = new Map<string, Promise<SurfaceView>>();
+  const surfaceOf = (id: string) => {
+    let s = surfaces.get(id);
+    if (!s) {
+      s = (async () => {
+        const { inspectSurface } = await import("../surface/inspect-surface.js");
+        return surfaceView(await inspectSurface((await reader(id)).agent));
+      })();
+      s.catch(() => surfaces.delete(id));
+      surfaces.set(id, s);
+    }
+    return s;
+  };
+  const find = async (id: string) => {
+    await threads();
+    return rows?.get(id);
+  };
 
   const app = new Hono();
   app.use("*", guard(options));
   app.onError((error, c) => c.json({ error: error.message }, 500));
+
+  app.get("/api/info", (c) => c.json({ mode: "threads" }));
 
   app.get("/api/threads", async (c) => {
     const want = c.req.query("status");
@@ -114,21 +189,26 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
   app.get("/api/threads/:id", async (c) => {
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
-    const { head, steps, session } = await view(row);
-    return c.json({ ...head, steps, pending: await session.pending() });
+    const { head, steps, pending, questions } = await view(row);
+    return c.json({ ...head, steps, pending, questions });
   });
 
   app.get("/api/threads/:id/state", async (c) => {
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
-    const { steps, snapshots } = await view(row);
+    const { steps, session } = await view(row);
     const id = c.req.query("checkpoint");
     const index = id ? steps.findIndex((s) => s.checkpoint_id === id) : steps.length - 1;
     if (index < 0) return c.json({ error: "no such checkpoint in this thread" }, 404);
-    const files = filesByStep(steps, workspace)[index] ?? {};
+    const files = filesOf(steps)[index] ?? {};
+    const checkpoint_id = steps[index]!.checkpoint_id;
+    // The messages as they were then: that checkpoint's state, read whole.
+    const state = await (session.agent as any).getState({
+      configurable: { thread_id: row.id, checkpoint_id },
+    });
     return c.json({
-      checkpoint_id: steps[index]!.checkpoint_id,
-      messages: (snapshots[index]!.values?.messages ?? []).map(messageView),
+      checkpoint_id,
+      messages: (state.values?.messages ?? []).map(messageView),
       files,
     });
   });
@@ -137,7 +217,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     const row = await find(c.req.param("id"));
     if (!row) return c.json({ error: "no such thread" }, 404);
     const { steps } = await view(row);
-    const maps = filesByStep(steps, workspace);
+    const maps = filesOf(steps);
     const at = (id: string | undefined, fallback: number) => {
       if (!id) return fallback;
       return steps.findIndex((s) => s.checkpoint_id === id);
@@ -151,14 +231,28 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     return c.json({ files: diffFiles(maps[from] ?? {}, maps[to] ?? {}) });
   });
 
+  app.get("/api/threads/:id/surface", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    return c.json(await surfaceOf(row.id));
+  });
+
+  app.get("/api/threads/:id/usage", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    return c.json(usageBreakdown((await view(row)).steps));
+  });
+
   app.get("/api/pending", async (c) => {
     const all = [];
+    const asked = [];
     for (const row of await threads()) {
-      for (const call of await (await reader(row.id)).pending()) {
-        all.push({ thread_id: row.id, title: firstLine(row.title), ...call });
-      }
+      const { pending, questions } = await view(row);
+      const thread = { thread_id: row.id, title: firstLine(row.title) };
+      for (const call of pending) all.push({ ...thread, ...call });
+      for (const question of questions) asked.push({ ...thread, ...question });
     }
-    return c.json({ pending: all });
+    return c.json({ pending: all, questions: asked });
   });
 
   app.post("/api/threads/:id/decide", async (c) => {
@@ -170,13 +264,10 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     // A fresh session per decision: its claim is this request's, never a shared one.
     const session = await openSession({ workspace, threadId: row.id, env });
     try {
-      const pending = await session.pending();
-      if (!pending.length || !(await session.claim())) {
-        return c.json({ error: "already decided" }, 409);
-      }
-      if (decisions.length !== pending.length) {
-        return c.json({ error: `give ${pending.length} decision(s), one per pending call` }, 400);
-      }
+      const [pending, questions] = await Promise.all([session.pending(), session.questions()]);
+      if (!pending.length && !questions.length) return c.json({ error: "already decided" }, 409);
+      // decide() checks the decisions against the pause before it claims it, so a bad body
+      // leaves the pause open; its claim makes a second tab or the CLI the loser.
       running.add(row.id);
       let result: RunResult | undefined;
       for await (const event of session.decide(decisions)) {
@@ -185,6 +276,7 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
       return c.json({ result });
     } catch (error) {
       if (error instanceof AlreadyDecidedError) return c.json({ error: "already decided" }, 409);
+      if (error instanceof InvalidDecisionError) return c.json({ error: error.message }, 400);
       throw error;
     } finally {
       running.delete(row.id);
@@ -192,11 +284,52 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
     }
   });
 
+  app.post("/api/threads/:id/fork", async (c) => {
+    const row = await find(c.req.param("id"));
+    if (!row) return c.json({ error: "no such thread" }, 404);
+    const body = await c.req.json().catch(() => undefined);
+    const message = body?.message;
+    const checkpoint = body?.checkpoint_id ?? null;
+    if (typeof message !== "string" || !message.trim() || typeof (checkpoint ?? "") !== "string") {
+      return c.json({ error: 'body: {"checkpoint_id": "ID or null", "message": "text"}' }, 400);
+    }
+    let session: RunSession;
+    try {
+      const { model, agent, sandbox, approval, mcp, replay } = row.settings;
+      session = await openSession({
+        workspace,
+        env,
+        title: message,
+        forkOf: { threadId: row.id, ...(checkpoint ? { checkpointId: checkpoint } : {}) },
+        ...{ model, agent, sandbox, approval, mcp, replay },
+      });
+    } catch (error) {
+      if (error instanceof ForkPointError) return c.json({ error: error.message }, 400);
+      throw error;
+    }
+    const id = session.thread.id;
+    running.add(id);
+    // The fork runs on in the background; the page follows it like any running thread.
+    const run = (async () => {
+      try {
+        for await (const _ of session.send(message));
+      } finally {
+        running.delete(id);
+        await session.close();
+      }
+    })().catch(() => {});
+    inflight.add(run);
+    void run.then(() => inflight.delete(run));
+    return c.json({ thread_id: id, parent: session.thread.parent ?? null }, 202);
+  });
+
   app.get("/", (c) => pageAsset(c, "index.html"));
   app.get("/app.js", (c) => pageAsset(c, "app.js"));
   app.get("/style.css", (c) => pageAsset(c, "style.css"));
 
   const close = async () => {
+    await Promise.all(inflight);
+    rows?.close();
     for (const s of readers.values()) await (await s.catch(() => undefined))?.close();
     readers.clear();
   };
@@ -212,6 +345,14 @@ function parseDecisions(body: any): RunDecision[] | undefined {
       out.push(typeof d.message === "string" ? { type: "reject", message: d.message } : d);
     } else if (d?.type === "edit" && d.args && typeof d.args === "object") {
       out.push({ type: "edit", args: d.args });
+    } else if (d?.type === "answer") {
+      const choices = Array.isArray(d.choices) ? d.choices.map(String) : undefined;
+      const text = typeof d.text === "string" ? d.text : undefined;
+      out.push({
+        type: "answer",
+        ...(text !== undefined ? { text } : {}),
+        ...(choices ? { choices } : {}),
+      });
     } else return undefined;
   }
   return out;
@@ -222,7 +363,10 @@ export async function startUi(options: UiOptions): Promise<UiServer> {
   const host = options.host ?? "127.0.0.1";
   const token = isLoopback(host) ? undefined : randomBytes(24).toString("base64url");
   let port = options.port ?? 4780;
-  const { app, close } = uiApp({ ...options, hosts: () => servedHosts(host, port), token });
+  const hosts = () => servedHosts(host, port);
+  const { app, close } = options.evalReport
+    ? evalApp(readEvalReport(options.evalReport), { hosts, ...(token ? { token } : {}) })
+    : uiApp({ ...options, hosts, token });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
       port = info.port;

@@ -47,4 +47,11 @@ describe("delve ui", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--port takes a whole number");
   });
+
+  it("--eval with a file that is not an eval report exits 2 naming the file", async () => {
+    const ws = h.workspace({ "notes.json": JSON.stringify({ tasks: [] }) });
+    const run = await h.delve(ws, ["ui", "--eval", "notes.json"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("notes.json: not an eval report written by delve eval --json");
+  });
 });

@@ -2,7 +2,11 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openSession } from "../../src/run/engine.js";
+import { openThreadsDb } from "../../src/run/threads-db.js";
+import { readThreadHistory } from "../../src/ui/history-read.js";
 import type { UiServer } from "../../src/ui/server.js";
+import { readHistory, stepsOf } from "../../src/ui/thread-view.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
 import { completedThread, pausedThread, serveUi } from "./ui-fixture.js";
 
@@ -67,6 +71,27 @@ describe("delve ui API", () => {
     expect(usage[0].cost_usd).toBeGreaterThan(0);
     expect(body.pending).toEqual([]);
     expect((await get("/api/threads/nope")).status).toBe(404);
+  });
+
+  it("the one-pass read of the checkpoint tuples gives the steps getStateHistory gives", async () => {
+    for (const id of [done, paused]) {
+      const session = await openSession({ workspace: ws, threadId: id, readOnly: true });
+      const db = await openThreadsDb(ws);
+      try {
+        const full = stepsOf(await readHistory(session.history()), "openai:gpt-4o-mini");
+        const fast = await readThreadHistory(
+          db.checkpointer,
+          session.agent,
+          id,
+          "openai:gpt-4o-mini",
+        );
+        expect(fast.steps).toEqual(full);
+        expect(fast.steps.flatMap((s) => s.messages).length).toBeGreaterThan(1);
+      } finally {
+        db.close();
+        await session.close();
+      }
+    }
   });
 
   it("state at a checkpoint holds the messages and files as they were then; diff between steps is unified", async () => {

@@ -1,9 +1,10 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { diffFiles, filesByStep } from "../../src/ui/step-files.js";
-import { RUNNING_GRACE_MS, type StepView, summaryOf } from "../../src/ui/thread-view.js";
+import { runnerAlive, STOPPED_TEXT, type StepView, summaryOf } from "../../src/ui/thread-view.js";
 
 // The viewer's readings of a thread that are not in the happy path of a finished run.
 
@@ -33,26 +34,22 @@ const result = (id: string, name: string, status: "success" | "error" = "success
 });
 
 describe("thread status", () => {
-  const now = Date.parse("2026-12-01T12:00:00Z");
-  const at = (ms: number) => new Date(now - ms).toISOString();
-  it("work left with a recent checkpoint is running; an old one was cut off (failed); a task error is failed", () => {
-    expect(summaryOf([], { next: ["tools"], tasks: [], createdAt: at(1000) }, now).status).toBe(
-      "running",
-    );
-    expect(
-      summaryOf([], { next: ["tools"], tasks: [], createdAt: at(RUNNING_GRACE_MS + 1) }, now)
-        .status,
-    ).toBe("failed");
-    const crashed = summaryOf(
-      [],
-      { next: ["tools"], tasks: [{ error: new Error("boom") }], createdAt: at(0) },
-      now,
-    );
+  it("work left is running while its runner process lives, failed (stopped) once it is gone; a task error is failed", () => {
+    const left = { next: ["tools"], tasks: [], createdAt: new Date(0).toISOString() };
+    expect(summaryOf([], left, true).status).toBe("running");
+    expect(summaryOf([], left, false)).toMatchObject({ status: "failed", error: STOPPED_TEXT });
+    const crashed = summaryOf([], { next: ["tools"], tasks: [{ error: new Error("boom") }] }, true);
     expect(crashed).toMatchObject({ status: "failed", error: "boom" });
-    expect(summaryOf([], { next: ["tools"], tasks: [{ interrupts: [{}] }] }, now).status).toBe(
-      "paused",
-    );
-    expect(summaryOf([], { next: [], tasks: [] }, now).status).toBe("completed");
+    expect(summaryOf([], { next: ["tools"], tasks: [{ interrupts: [{}] }] }).status).toBe("paused");
+    expect(summaryOf([], { next: [], tasks: [] }).status).toBe("completed");
+  });
+
+  it("a runner is alive while its process exists, not after it exited", async () => {
+    expect(runnerAlive({ pid: process.pid, started_at: "" })).toBe(true);
+    const child = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(runnerAlive({ pid: child.pid!, started_at: "" })).toBe(false);
+    expect(runnerAlive(undefined)).toBe(false);
   });
 });
 

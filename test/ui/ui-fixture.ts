@@ -59,3 +59,31 @@ export async function serveUi(h: Harness, ws: string, host = "127.0.0.1"): Promi
   for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL"]) process.env[key] = env[key];
   return startUi({ workspace: ws, host, port: 0, env });
 }
+
+/** A completed thread whose agent delegated to the general-purpose subagent; returns its id. */
+export async function subagentThread(h: Harness, ws: string): Promise<string> {
+  h.openai.script([
+    {
+      toolCalls: [
+        {
+          name: "task",
+          args: { description: "write sub.txt", subagent_type: "general-purpose" },
+        },
+      ],
+    },
+    { toolCalls: [{ name: "write_file", args: { file_path: "/sub.txt", content: "sub\n" } }] },
+    { text: "sub done" },
+    { text: "main done" },
+  ]);
+  const run = await h.delve(ws, [
+    "run",
+    "delegate",
+    ...OPENAI,
+    "--approval",
+    "yolo",
+    "--output",
+    "json",
+  ]);
+  if (run.code !== 0) throw new Error(`run failed: ${run.stderr}`);
+  return JSON.parse(run.stdout).thread_id;
+}
