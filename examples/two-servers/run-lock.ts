@@ -137,14 +137,18 @@ function releasedAtEnd(
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
-        const { done, value } = await reader.read();
-        if (!done) return controller.enqueue(value);
-        controller.close();
+        chunk = await reader.read();
       } catch (error) {
-        controller.error(error);
+        await release();
+        return controller.error(error);
       }
+      if (!chunk.done) return controller.enqueue(chunk.value);
+      // The lock goes before the end reaches the client, so a run it starts next never
+      // meets its own finished run's lock.
       await release();
+      controller.close();
     },
     async cancel(reason) {
       try {
