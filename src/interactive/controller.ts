@@ -2,34 +2,15 @@ import { openSession, type RunSession, type SessionOptions } from "../run/engine
 import type { PendingCall, RunDecision, RunEvent, RunQuestion } from "../run/events.js";
 import { approvalChoices, approvalPreview } from "./approval-view.js";
 import { decisionFor } from "./decision.js";
-import { type Entry, type Line, shortArgs, textLines } from "./lines.js";
+import { type Line, shortArgs, textLines } from "./lines.js";
 import { answerOf, questionLines } from "./question-view.js";
 import type { SlashHost } from "./slash-host.js";
 import { runSlash } from "./slash-run.js";
 import { statusOf, threadHeader } from "./thread-header.js";
-import { type StatusInfo, TranscriptFolder } from "./transcript.js";
+import { TranscriptFolder } from "./transcript.js";
+import type { Question, ViewState } from "./view-state.js";
 
-/** A yes/no question on screen (an approval, or /rewind's confirmation). */
-export interface Question {
-  title: Line[];
-  body: Line[];
-  choices: Line[];
-  /** "reason": the reviewer types why the call is rejected; "answer": an ask_user answer. */
-  mode: "choose" | "reason" | "answer";
-}
-
-/** Everything the view renders; replaced (never mutated) on each change. */
-export interface ViewState {
-  entries: Entry[];
-  busy: boolean;
-  startedAt: number;
-  question?: Question;
-  notice?: string;
-  status: StatusInfo;
-  threadId: string;
-  /** Set by /quit and a second Ctrl-C: the view unmounts. */
-  exiting?: boolean;
-}
+export type { Question, ViewState };
 
 /** What opens the interactive session: the first thread's options and the terminal hooks. */
 export interface ControllerOptions {

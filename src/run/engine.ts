@@ -27,6 +27,7 @@ import {
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { compileRules } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
+import { LIMIT_TEXT, type RunLimits } from "./run-limits.js";
 import { openRunModel } from "./run-model.js";
 import type { SessionGraph, ThreadConfig } from "./session-graph.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
@@ -37,6 +38,7 @@ import { readUsage } from "./usage.js";
 export {
   AlreadyDecidedError,
   InvalidDecisionError,
+  type RunLimits,
   type SessionGraph,
   type ThreadConfig,
   UnknownThreadError,
@@ -60,15 +62,6 @@ export interface SessionOptions extends SettingsFlags {
   readOnly?: boolean;
   /** Start a new thread from another one's state at a checkpoint (time travel into a copy). */
   forkOf?: ForkOf;
-}
-
-/** The limits of one `send` or `decide`. */
-export interface RunLimits {
-  maxTurns?: number;
-  timeoutMs?: number;
-  maxCostUsd?: number;
-  /** Aborting it ends the run with status `limit`, limit `interrupted`; the thread is kept. */
-  signal?: AbortSignal;
 }
 
 /** One thread opened for running: events out, decisions in. UI-free. */
@@ -405,13 +398,3 @@ function session(
     },
   };
 }
-
-const LIMIT_TEXT: Record<
-  Exclude<RunResult["limit"], "agent" | undefined>,
-  (l: RunLimits) => string
-> = {
-  max_turns: (l) => `stopped at --max-turns ${l.maxTurns}; continue with delve run -c`,
-  timeout: (l) => `stopped at --timeout ${(l.timeoutMs ?? 0) / 1000}s; continue with delve run -c`,
-  max_cost: (l) => `stopped at --max-cost ${l.maxCostUsd} USD; continue with delve run -c`,
-  interrupted: () => "interrupted; the thread is kept",
-};
