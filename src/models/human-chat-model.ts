@@ -129,31 +129,37 @@ export class HumanChatModel extends BaseChatModel {
     let unparsed: string | undefined;
     for (;;) {
       signal?.throwIfAborted();
-      const text = readIfThere(file("reply"));
-      if (text !== undefined) {
-        let problem: string | undefined;
-        try {
-          const read = readHumanReply(JSON.parse(text), names);
-          if ("reply" in read) {
-            fs.rmSync(file("error"), { force: true });
-            return read.reply;
+      const found = readReplyFile(file("reply"));
+      if (found !== undefined) {
+        let problem: string;
+        if ("problem" in found) {
+          // What a link or FIFO points at is neither read nor echoed back.
+          problem = `reply-${n}.json ${found.problem}`;
+        } else {
+          const { text } = found;
+          try {
+            const read = readHumanReply(JSON.parse(text), names);
+            if ("reply" in read) {
+              fs.rmSync(file("error"), { force: true });
+              return read.reply;
+            }
+            problem = read.problem;
+          } catch (error) {
+            // A reply still being written parses on a later look; the same bad text twice is bad.
+            if (text !== unparsed) {
+              unparsed = text;
+              await sleep(pollMs, signal);
+              continue;
+            }
+            problem = `reply-${n}.json is not valid JSON (${(error as Error).message}).`;
           }
-          problem = read.problem;
-        } catch (error) {
-          // A reply still being written parses on a later look; the same bad text twice is bad.
-          if (text !== unparsed) {
-            unparsed = text;
-            await sleep(pollMs, signal);
-            continue;
-          }
-          problem = `reply-${n}.json is not valid JSON (${(error as Error).message}).`;
         }
         unparsed = undefined;
         fs.rmSync(file("reply"), { force: true });
         writeAtomically(file("error"), {
           n,
           error: `${problem} Write reply-${n}.json again.`,
-          reply: text,
+          ...("text" in found ? { reply: found.text } : {}),
         });
       }
       await sleep(pollMs, signal);
@@ -261,18 +267,38 @@ class LineSource {
   }
 }
 
-function readIfThere(file: string): string | undefined {
+// The reply as a regular file only: opened without following a symlink (which could point
+// outside the directory) and without blocking (a FIFO would stall the run until written to).
+function readReplyFile(file: string): { text: string } | { problem: string } | undefined {
+  const refused = {
+    problem: "is a symbolic link or not a regular file; write the reply as a regular file.",
+  };
+  let fd: number;
   try {
-    return fs.readFileSync(file, "utf8");
+    fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP" || code === "ENXIO") return refused;
     throw error;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return refused;
+    return { text: fs.readFileSync(fd, "utf8") };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
+// Written beside the file and renamed over it; the temporary is created exclusively, so a
+// symlink planted at its name is replaced rather than written through.
 function writeAtomically(file: string, value: unknown): void {
   const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
+  fs.rmSync(temp, { force: true });
+  fs.writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { flag: "wx" });
   fs.renameSync(temp, file);
 }
 

@@ -4,16 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseEvalArgs, progressBar } from "../../src/cli/eval-command.js";
-import { CLI_ENTRY, ROOT } from "./delve-bin.js";
+import { CLI_ARGV, ROOT } from "./delve-bin.js";
 
 const DESK = "examples/ticket-desk/evals/tasks.ts";
 const CASSETTE = "examples/ticket-desk/evals/desk.cassette.json";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-cli-eval-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-// The CLI as a user runs it on a TypeScript task set: node with the tsx loader.
+// The CLI as a user runs it on a TypeScript task set.
 function delve(...args: string[]) {
-  const out = spawnSync(process.execPath, ["--import", "tsx", CLI_ENTRY, ...args], {
+  const out = spawnSync(process.execPath, [...CLI_ARGV, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     timeout: 90_000,
@@ -128,7 +128,7 @@ describe("delve eval", () => {
 
   it("on a terminal it draws a progress bar instead of lines", () => {
     // script(1) gives the command a pseudo-terminal, as an interactive shell would.
-    const command = `${process.execPath} --import tsx ${CLI_ENTRY} eval ${DESK} --replay ${CASSETTE}`;
+    const command = [process.execPath, ...CLI_ARGV, "eval", DESK, "--replay", CASSETTE].join(" ");
     const out = spawnSync("script", ["-qec", command, "/dev/null"], {
       cwd: ROOT,
       encoding: "utf8",

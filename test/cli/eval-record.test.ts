@@ -4,14 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeOpenAi } from "../wire/fake-openai.js";
-import { CLI_ENTRY, ROOT } from "./delve-bin.js";
+import { CLI_ARGV, ROOT } from "./delve-bin.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "delve-cli-record-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function delve(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { startFakeAnthropic } from "../wire/fake-anthropic.js";
 import { startFakeOpenAi } from "../wire/fake-openai.js";
 import type { FakeApi } from "../wire/wire-rules.js";
-import { CLI_ENTRY, ROOT } from "./delve-bin.js";
+import { CLI_ARGV } from "./delve-bin.js";
 
 // Runs the real `delve` binary as a child process in a temporary workspace, with the real
 // ChatOpenAI / ChatAnthropic pointed at the local fake provider servers by their SDKs' own
@@ -42,8 +42,6 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const LOADER = import.meta.resolve("tsx");
-
 export async function startHarness(): Promise<Harness> {
   const [openai, anthropic] = await Promise.all([startFakeOpenAi(), startFakeAnthropic()]);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "delve-run-"));
@@ -67,15 +65,11 @@ export async function startHarness(): Promise<Harness> {
     return out;
   };
   const start: Harness["start"] = (cwd, args, options = {}) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", LOADER, path.join(ROOT, CLI_ENTRY), ...args],
-      {
-        cwd,
-        env: options.env ?? env(),
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
+      cwd,
+      env: options.env ?? env(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d) => {

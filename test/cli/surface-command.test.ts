@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { CLI_ENTRY, ROOT } from "./delve-bin.js";
+import { CLI_ARGV, ROOT } from "./delve-bin.js";
 
 describe("delve surface", () => {
   it("prints deferred tools apart, with the index size and the total without deferral", () => {
     const out = spawnSync(
       process.execPath,
-      ["--import", "tsx", CLI_ENTRY, "surface", "test/cli/fixtures/deferred-agent.ts"],
+      [...CLI_ARGV, "surface", "test/cli/fixtures/deferred-agent.ts"],
       { cwd: ROOT, encoding: "utf8", timeout: 90_000 },
     );
     expect(out.status).toBe(0);

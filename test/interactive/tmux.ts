@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CLI_ENTRY, ROOT } from "../cli/delve-bin.js";
+import { CLI_ARGV } from "../cli/delve-bin.js";
 
 // A real pseudo-terminal for the interactive session: tmux on a private socket runs the
-// `delve` binary (through tsx, like the CLI tests); screens are read with capture-pane and
+// `delve` binary (the same entry as the CLI tests); screens are read with capture-pane and
 // waited for by their text with a deadline.
 
 /** One tmux pane running `delve`. */
@@ -21,7 +21,6 @@ export interface Pane {
   close(): void;
 }
 
-const LOADER = import.meta.resolve("tsx");
 const SOCKET = `delve-test-${process.pid}`;
 let panes = 0;
 
@@ -50,15 +49,7 @@ export function startPane(options: {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
-  const command = [
-    process.execPath,
-    "--import",
-    LOADER,
-    path.join(ROOT, CLI_ENTRY),
-    ...options.args,
-  ]
-    .map(quote)
-    .join(" ");
+  const command = [process.execPath, ...CLI_ARGV, ...options.args].map(quote).join(" ");
   // The pane stays after delve exits, so its last screen and exit code can be read.
   fs.writeFileSync(
     script,
