@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { loadConfig } from "../run/config.js";
 import {
   AlreadyDecidedError,
@@ -56,6 +57,8 @@ export interface UiServer {
 }
 
 const PAGE_SIZE = 50;
+// A decision or a fork message is small; a bigger body is refused before it is parsed.
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const STATUSES = new Set(["completed", "paused", "failed", "running"]);
 
 /** Builds the Hono app of `delve ui` (no socket); `hosts` names the Host headers it answers. */
@@ -166,6 +169,13 @@ export function uiApp(options: UiOptions & { hosts: () => Set<string>; token?: s
 
   const app = new Hono();
   app.use("*", guard(options));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ error: "the request body is over 4 MiB" }, 413),
+    }),
+  );
   app.onError((error, c) => c.json({ error: error.message }, 500));
 
   app.get("/api/info", (c) => c.json({ mode: "threads" }));

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { edit, read, requestLines, write } from "./session-ops-harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { edit, harnessPerFile, read, requestLines, write } from "./session-ops-harness.js";
 
 // The headless session operations end to end: threads made with `delve run`, then `delve
 // threads turns|rewind|diff|cost|compact` and `delve context`, all real child processes of
@@ -10,11 +9,7 @@ import { edit, read, requestLines, write } from "./session-ops-harness.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = harnessPerFile({ inProcess: false });
 
 const RUN = ["--model", "openai:delve-unpriced-model", "--approval", "yolo", "--sandbox", "none"];
 

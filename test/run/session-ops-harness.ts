@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { openSession, type RunSession } from "../../src/run/index.js";
-import type { Harness } from "../cli/run-harness.js";
+import { type Harness, startHarness } from "../cli/run-harness.js";
 import type { WireTurn } from "../wire/wire-rules.js";
 
 // Threads for the session-operation tests, made by the real engine in this process with the
@@ -15,7 +15,7 @@ export const MODEL = "openai:delve-session-ops-model";
 export const PRICES = { [MODEL]: { input: 1, output: 2 } };
 
 /** Points this process's OpenAI SDK at the fake; returns the restore. */
-export function useFakeEnv(h: Harness): () => void {
+export function pointSdkAtFake(h: Harness): () => void {
   const saved = { ...process.env };
   const env = h.env();
   for (const key of [
@@ -29,6 +29,42 @@ export function useFakeEnv(h: Harness): () => void {
   }
   return () => {
     process.env = saved;
+  };
+}
+
+/**
+ * The fakes and workspaces of one test file: started before its tests, closed after them.
+ * With `inProcess` (the default) this process's OpenAI SDK points at the fake too, for the
+ * engine called in-process; the environment is restored after the file.
+ */
+export function harnessPerFile(options: { inProcess?: boolean } = {}): Harness {
+  let started: Harness | undefined;
+  let restoreEnv: (() => void) | undefined;
+  beforeAll(async () => {
+    started = await startHarness();
+    if (options.inProcess ?? true) restoreEnv = pointSdkAtFake(started);
+  });
+  afterAll(async () => {
+    restoreEnv?.();
+    await started?.close();
+  });
+  const get = (): Harness => {
+    if (!started)
+      throw new Error("harnessPerFile: the harness starts in beforeAll; use it in a test.");
+    return started;
+  };
+  return {
+    get openai() {
+      return get().openai;
+    },
+    get anthropic() {
+      return get().anthropic;
+    },
+    workspace: (files) => get().workspace(files),
+    env: (extra) => get().env(extra),
+    delve: (cwd, args, opts) => get().delve(cwd, args, opts),
+    start: (cwd, args, opts) => get().start(cwd, args, opts),
+    close: () => get().close(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { inspectSurface } from "../../src/index.js";
 import {
   compactNow,
@@ -7,24 +7,14 @@ import {
   listTurns,
   toolsReport,
 } from "../../src/run/index.js";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { MODEL, open, requestLines, send, useFakeEnv, write } from "./session-ops-harness.js";
+import { harnessPerFile, MODEL, open, requestLines, send, write } from "./session-ops-harness.js";
 
 // The context, tools and cost reports and `/compact` over a real thread: the real engine and
 // its checkpoints, the real ChatOpenAI on the local fake (10 tokens in, 5 out per call).
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-let restoreEnv: () => void;
-beforeAll(async () => {
-  h = await startHarness();
-  restoreEnv = useFakeEnv(h);
-});
-afterAll(async () => {
-  restoreEnv();
-  await h.close();
-});
+const h = harnessPerFile();
 
 const READ_AND_DELEGATE = {
   task: "look at the readme and ask a helper",

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   compactNow,
   costReport,
@@ -12,15 +12,14 @@ import {
   stepsOf,
   threadDiff,
 } from "../../src/run/index.js";
-import { type Harness, startHarness } from "../cli/run-harness.js";
 import {
   edit,
+  harnessPerFile,
   MODEL,
   open,
   read,
   requestLines,
   send,
-  useFakeEnv,
   write,
 } from "./session-ops-harness.js";
 
@@ -29,16 +28,7 @@ import {
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-let restoreEnv: () => void;
-beforeAll(async () => {
-  h = await startHarness();
-  restoreEnv = useFakeEnv(h);
-});
-afterAll(async () => {
-  restoreEnv();
-  await h.close();
-});
+const h = harnessPerFile();
 
 const TURN_1 = {
   task: "first task",

@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { previewRewind, rewind } from "../../src/run/index.js";
 import { writeState } from "../../src/run/session-ops/write-state.js";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { open, read, send, useFakeEnv, write } from "../run/session-ops-harness.js";
+import { harnessPerFile, open, read, send, write } from "../run/session-ops-harness.js";
 
 // Rewind writes and deletes files named by the thread's checkpointed messages. A path there
 // that leaves the workspace (a forged checkpoint), or a symbolic link put in a file's place
@@ -13,16 +12,7 @@ import { open, read, send, useFakeEnv, write } from "../run/session-ops-harness.
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-let restoreEnv: () => void;
-beforeAll(async () => {
-  h = await startHarness();
-  restoreEnv = useFakeEnv(h);
-});
-afterAll(async () => {
-  restoreEnv();
-  await h.close();
-});
+const h = harnessPerFile();
 
 const FIRST = { task: "first", replies: [{ text: "nothing yet" }] };
 
