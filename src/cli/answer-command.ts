@@ -62,7 +62,16 @@ export async function answerCommand(args: ParsedArgs): Promise<number> {
         process.stderr.write(`delve: ${error.message}\n`);
         return ALREADY_DECIDED_EXIT;
       }
-      if (error instanceof InvalidDecisionError) throw new UsageError(error.message);
+      if (error instanceof InvalidDecisionError) {
+        // The question was there a moment ago: another process answered it in between.
+        if (!(await session.questions()).some((q) => q.call_id === target)) {
+          process.stderr.write(
+            `delve: already decided: another process answered thread ${threadId} first.\n`,
+          );
+          return ALREADY_DECIDED_EXIT;
+        }
+        throw new UsageError(error.message);
+      }
       throw error;
     }
   } finally {

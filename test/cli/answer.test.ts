@@ -1,20 +1,19 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { openSession } from "../../src/run/index.js";
+import { harnessPerFile } from "../run/session-ops-harness.js";
 import { ROOT } from "./delve-bin.js";
-import { type Harness, startHarness } from "./run-harness.js";
 
 // ask_user through `delve run --ask-user` and `delve answer`: the real CLI in child
 // processes, the real ChatOpenAI on the local fake, the workspace's real .delve/threads.db.
+// Cases about `delve answer` start from a pause the engine makes in this process: the cases
+// that test `delve run --ask-user` itself make theirs with the binary.
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = harnessPerFile();
 
 const OPENAI = ["--model", "openai:delve-unpriced-model"];
 const ask = (args: Record<string, unknown>) => ({
@@ -28,7 +27,8 @@ const toolResults = () =>
     .messages.filter((m: any) => m.role === "tool")
     .map((m: any) => m.content);
 
-async function pausedOnQuestion(args: Record<string, unknown>) {
+// A thread paused on ask_user(args), made by `delve run --ask-user --output stream-json`.
+async function pausedByTheBinary(args: Record<string, unknown>) {
   const ws = h.workspace();
   h.openai.script([ask(args)]);
   const run = await h.delve(ws, [
@@ -42,9 +42,32 @@ async function pausedOnQuestion(args: Record<string, unknown>) {
   return { ws, run, events: run.events(), thread: run.events()[0].thread_id as string };
 }
 
+// The same pause, made by the engine in this process (what `delve run --ask-user` runs).
+async function pausedOnQuestion(args: Record<string, unknown>) {
+  const ws = h.workspace();
+  h.openai.script([ask(args)]);
+  const session = await openSession({
+    workspace: ws,
+    model: "openai:delve-unpriced-model",
+    askUser: true,
+    title: "paint the fence",
+    env: h.env(),
+  });
+  try {
+    let status = "";
+    for await (const e of session.send("paint the fence")) {
+      if (e.type === "result") status = e.status;
+    }
+    expect(status).toBe("paused");
+    return { ws, thread: session.thread.id };
+  } finally {
+    await session.close();
+  }
+}
+
 describe("delve run --ask-user: a question pauses the run", () => {
-  it("emits question_required, lists it in the result and in delve pending; exit 3", async () => {
-    const { ws, run, events, thread } = await pausedOnQuestion({
+  it("emits question_required, lists it in the result and in delve pending; exit 3; a choice it does not offer is refused and the question stays open", async () => {
+    const { ws, run, events, thread } = await pausedByTheBinary({
       question: "Which colour?",
       choices: ["red", "blue"],
     });
@@ -68,8 +91,14 @@ describe("delve run --ask-user: a question pauses the run", () => {
     });
     // The model was given ask_user because of --ask-user.
     expect(h.openai.accepted()[0].tools.map((t: any) => t.function.name)).toContain("ask_user");
-    const pending = JSON.parse((await h.delve(ws, ["pending", "--json"])).stdout);
-    expect(pending).toEqual([
+    // Read-only on the pause, so at once: pending, a new task, choices the question refuses.
+    const [listed, refused, wrong, two] = await Promise.all([
+      h.delve(ws, ["pending", "--json"]),
+      h.delve(ws, ["run", "other", "--thread", thread]),
+      h.delve(ws, ["answer", thread, "--choice", "green"]),
+      h.delve(ws, ["answer", thread, "--choice", "red", "--choice", "blue"]),
+    ]);
+    expect(JSON.parse(listed.stdout)).toEqual([
       {
         thread_id: thread,
         kind: "question",
@@ -79,12 +108,24 @@ describe("delve run --ask-user: a question pauses the run", () => {
       },
     ]);
     // A new task on the paused thread is refused with the way out.
-    const refused = await h.delve(ws, ["run", "other", "--thread", thread]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`delve answer ${thread}`);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      '"green" is not a choice of "Which colour?"; the choices are: "red", "blue"',
+    );
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('"Which colour?" takes one answer; 2 were given');
+    // The question stayed open through all of that.
+    h.openai.script([{ text: "Painted it teal." }]);
+    // A free-text answer is always accepted: the choices are suggestions.
+    const own = await h.delve(ws, ["answer", thread, "teal, please", "--output", "stream-json"]);
+    expect(own.code).toBe(0);
+    expect(own.events().at(-1)).toMatchObject({ type: "result", status: "completed" });
+    expect(toolResults()).toEqual(["The user answered: teal, please"]);
   });
 
-  it("delve answer --choice resumes with the answer as ask_user's result, once; the thread remembers --ask-user", async () => {
+  it("delve answer --choice resumes with the answer as ask_user's result, once; the thread keeps its ask_user tool", async () => {
     const { ws, thread } = await pausedOnQuestion({
       question: "Which colour?",
       choices: ["red", "blue"],
@@ -104,27 +145,6 @@ describe("delve run --ask-user: a question pauses the run", () => {
     const again = await h.delve(ws, ["answer", thread, "red"]);
     expect(again.code).toBe(4);
     expect(again.stderr).toContain("waits for no answer");
-  });
-
-  it("a choice the question does not offer is refused with the choices, and the question stays open", async () => {
-    const { ws, thread } = await pausedOnQuestion({
-      question: "Which colour?",
-      choices: ["red", "blue"],
-    });
-    const wrong = await h.delve(ws, ["answer", thread, "--choice", "green"]);
-    expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain(
-      '"green" is not a choice of "Which colour?"; the choices are: "red", "blue"',
-    );
-    const two = await h.delve(ws, ["answer", thread, "--choice", "red", "--choice", "blue"]);
-    expect(two.code).toBe(2);
-    expect(two.stderr).toContain('"Which colour?" takes one answer; 2 were given');
-    h.openai.script([{ text: "Painted it teal." }]);
-    // A free-text answer is always accepted: the choices are suggestions.
-    const own = await h.delve(ws, ["answer", thread, "teal, please", "--output", "stream-json"]);
-    expect(own.code).toBe(0);
-    expect(own.events().at(-1)).toMatchObject({ type: "result", status: "completed" });
-    expect(toolResults()).toEqual(["The user answered: teal, please"]);
   });
 
   it("a multi-select question takes several --choice and text; the text mode prints how to answer", async () => {
@@ -151,19 +171,12 @@ describe("delve run --ask-user: a question pauses the run", () => {
     ]);
     expect(answered.code).toBe(0);
     expect(toolResults()).toEqual(["The user chose: ham, basil, extra cheese"]);
-  });
-
-  it("without --ask-user the agent has no ask_user tool", async () => {
-    const ws = h.workspace();
-    h.openai.script([{ text: "hi" }]);
-    const run = await h.delve(ws, ["run", "hello", ...OPENAI]);
-    expect(run.code).toBe(0);
-    expect(
-      h.openai
-        .accepted()
-        .at(-1)
-        .tools.map((t: any) => t.function.name),
-    ).not.toContain("ask_user");
+    // The thread remembers --ask-user: `delve answer` needs no flag to keep the tool.
+    const tools = h.openai
+      .accepted()
+      .at(-1)
+      .tools.map((t: any) => t.function.name);
+    expect(tools).toContain("ask_user");
   });
 });
 

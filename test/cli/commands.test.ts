@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { openSession } from "../../src/run/index.js";
+import { harnessPerFile } from "../run/session-ops-harness.js";
 import { ROOT } from "./delve-bin.js";
-import { type Harness, startHarness } from "./run-harness.js";
 
 // The commands around `delve run`, as a user runs them: threads, doctor, lint, surface,
 // --agent modules in TypeScript, cassettes, help and version.
@@ -10,11 +11,7 @@ import { type Harness, startHarness } from "./run-harness.js";
 // Each test spawns a few node processes that load LangChain: slow on a shared machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = harnessPerFile();
 
 const FIXTURE = path.join(ROOT, "test/cli/fixtures/orders-agent.ts");
 
@@ -22,15 +19,16 @@ describe("delve threads", () => {
   it("list, show and delete read the workspace's threads database", async () => {
     const ws = h.workspace();
     h.openai.script([{ text: "first answer" }]);
-    const run = await h.delve(ws, [
-      "run",
-      "first task",
-      "--model",
-      "openai:delve-unpriced-model",
-      "--output",
-      "json",
-    ]);
-    const id = JSON.parse(run.stdout).thread_id;
+    // The thread comes from the engine in this process: `delve run` has its own tests.
+    const session = await openSession({
+      workspace: ws,
+      model: "openai:delve-unpriced-model",
+      title: "first task",
+      env: h.env(),
+    });
+    for await (const _ of session.send("first task"));
+    await session.close();
+    const id = session.thread.id;
     expect(fs.existsSync(path.join(ws, ".delve", "threads.db"))).toBe(true);
     const [list, show, text] = await Promise.all([
       h.delve(ws, ["threads", "list", "--json"]),
@@ -57,9 +55,11 @@ describe("delve threads", () => {
     expect(shown.pending).toEqual([]);
     const deleted = await h.delve(ws, ["threads", "delete", id]);
     expect(deleted.code).toBe(0);
-    const after = await h.delve(ws, ["threads", "list", "--json"]);
+    const [after, missing] = await Promise.all([
+      h.delve(ws, ["threads", "list", "--json"]),
+      h.delve(ws, ["threads", "show", id]),
+    ]);
     expect(JSON.parse(after.stdout)).toEqual([]);
-    const missing = await h.delve(ws, ["threads", "show", id]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`no thread ${id}`);
   });

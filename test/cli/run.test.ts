@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Harness, startHarness } from "./run-harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { openSession } from "../../src/run/index.js";
+import { harnessPerFile } from "../run/session-ops-harness.js";
 
 // `delve run` end to end: the real CLI in a child process, the real provider classes on the
 // local fakes, a real workspace on disk and its real .delve/threads.db.
@@ -9,11 +10,7 @@ import { type Harness, startHarness } from "./run-harness.js";
 // Each test spawns a few node processes that load LangChain: slow on a shared machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = harnessPerFile();
 
 const OPENAI = ["--model", "openai:delve-unpriced-model"];
 
@@ -34,6 +31,7 @@ describe("delve run --output stream-json", () => {
       { text: "sub done" },
       { text: "all done" },
     ]);
+    const seen = h.openai.accepted().length;
     const run = await h.delve(ws, [
       "run",
       "make hello",
@@ -44,6 +42,12 @@ describe("delve run --output stream-json", () => {
       "stream-json",
     ]);
     expect(run.stderr).toContain("approval yolo");
+    // Without --ask-user neither the agent nor its subagent has the ask_user tool.
+    const requests = h.openai.accepted().slice(seen);
+    expect(requests).toHaveLength(3);
+    for (const request of requests) {
+      expect((request.tools ?? []).map((t: any) => t.function.name)).not.toContain("ask_user");
+    }
     const events = run.events();
     expect(events.every((e) => e.v === 1)).toBe(true);
     expect(events[0]).toMatchObject({
@@ -176,9 +180,15 @@ describe("approvals: pause, pending, approve exactly once", () => {
     h.openai.script([
       { toolCalls: [{ name: "write_file", args: { file_path: "/a.txt", content: "bad\n" } }] },
     ]);
-    const first = await h.delve(ws, ["run", "write", ...OPENAI, "--output", "json"]);
-    expect(first.code).toBe(3);
-    const thread = JSON.parse(first.stdout).thread_id;
+    // The pause comes from the engine in this process (the case above runs it with the binary).
+    const session = await openSession({ workspace: ws, model: OPENAI[1]!, env: h.env() });
+    let status = "";
+    for await (const e of session.send("write")) {
+      if (e.type === "result") status = e.status;
+    }
+    await session.close();
+    expect(status).toBe("paused");
+    const thread = session.thread.id;
     h.openai.script([
       { toolCalls: [{ name: "write_file", args: { file_path: "/b.txt", content: "bad\n" } }] },
     ]);

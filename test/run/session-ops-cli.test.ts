@@ -1,15 +1,24 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { edit, harnessPerFile, read, requestLines, write } from "./session-ops-harness.js";
+import {
+  edit,
+  harnessPerFile,
+  open,
+  read,
+  requestLines,
+  send,
+  write,
+} from "./session-ops-harness.js";
 
 // The headless session operations end to end: threads made with `delve run`, then `delve
 // threads turns|rewind|diff|cost|compact` and `delve context`, all real child processes of
-// the real binary on the local fake provider.
+// the real binary on the local fake provider. The first case makes its thread with `delve run`;
+// the others make theirs with the engine in this process (the commands are what they test).
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const h = harnessPerFile({ inProcess: false });
+const h = harnessPerFile();
 
 const RUN = ["--model", "openai:delve-unpriced-model", "--approval", "yolo", "--sandbox", "none"];
 
@@ -29,20 +38,44 @@ async function twoTurns(ws: string): Promise<string> {
   return id;
 }
 
+// The same two turns, run by the engine in this process.
+async function twoTurnsInProcess(ws: string): Promise<string> {
+  const session = await open(h, ws);
+  try {
+    await send(h, session, {
+      task: "make a",
+      replies: [{ toolCalls: [write("a.txt", "first\n")] }, { text: "first done" }],
+    });
+    await send(h, session, {
+      task: "change notes",
+      replies: [
+        { toolCalls: [edit("notes.txt", "one", "two"), write("b.txt", "second\n")] },
+        { text: "second done" },
+      ],
+    });
+    return session.thread.id;
+  } finally {
+    await session.close();
+  }
+}
+
 describe("delve threads rewind|turns|diff", () => {
   it("lists the turns, previews and rewinds to before turn 2, and delve run -c continues from there", async () => {
     const ws = h.workspace({ "notes.txt": "one\n" });
     const id = await twoTurns(ws);
 
-    const turns = await h.delve(ws, ["threads", "turns", id]);
+    // Read-only, so at once.
+    const [turns, diff, dry] = await Promise.all([
+      h.delve(ws, ["threads", "turns", id]),
+      h.delve(ws, ["threads", "diff", id]),
+      h.delve(ws, ["threads", "rewind", id, "--to", "2", "--dry-run"]),
+    ]);
     expect(turns.code, turns.stderr).toBe(0);
     expect(turns.stdout).toMatch(/^1 {2}\S+ {2}make a\n2 {2}\S+ {2}change notes\n$/);
 
-    const diff = await h.delve(ws, ["threads", "diff", id]);
     expect(diff.stdout).toContain("-one\n+two");
     expect(diff.stdout).toContain("+second");
 
-    const dry = await h.delve(ws, ["threads", "rewind", id, "--to", "2", "--dry-run"]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('rewind to before turn 2 ("change notes")');
     expect(dry.stdout).toContain("restore notes.txt");
@@ -73,17 +106,19 @@ describe("delve threads rewind|turns|diff", () => {
 
   it("a file the user changed since is left as it is and named; --force overwrites it; a missing turn is exit 2", async () => {
     const ws = h.workspace({ "notes.txt": "one\n" });
-    const id = await twoTurns(ws);
+    const id = await twoTurnsInProcess(ws);
     fs.writeFileSync(path.join(ws, "b.txt"), "the user's now\n");
 
-    const missing = await h.delve(ws, ["threads", "rewind", id, "--to", "3"]);
+    const [missing, noTo, dry] = await Promise.all([
+      h.delve(ws, ["threads", "rewind", id, "--to", "3"]),
+      h.delve(ws, ["threads", "rewind", id]),
+      h.delve(ws, ["threads", "rewind", id, "--to", "2", "--dry-run", "--json"]),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no turn 3 in this thread: it has turns 1-2");
-    const noTo = await h.delve(ws, ["threads", "rewind", id]);
     expect(noTo.code).toBe(2);
     expect(noTo.stderr).toContain("--to N");
 
-    const dry = await h.delve(ws, ["threads", "rewind", id, "--to", "2", "--dry-run", "--json"]);
     const plan = JSON.parse(dry.stdout);
     expect(plan.files.find((f: any) => f.path === "b.txt")).toMatchObject({
       action: "delete",
@@ -106,32 +141,43 @@ describe("delve threads rewind|turns|diff", () => {
 describe("delve context, delve threads cost|compact", () => {
   it("context shows the parts of the window with bars; cost splits per agent; compact summarizes", async () => {
     const ws = h.workspace({ "README.md": "# readme\n" });
-    h.openai.script([
-      { toolCalls: [{ name: "read_file", args: { file_path: "/README.md" } }] },
-      {
-        toolCalls: [
-          { name: "task", args: { description: "hi", subagent_type: "general-purpose" } },
+    const session = await open(h, ws);
+    const id = session.thread.id;
+    try {
+      await send(h, session, {
+        task: "read and delegate",
+        replies: [
+          { toolCalls: [{ name: "read_file", args: { file_path: "/README.md" } }] },
+          {
+            toolCalls: [
+              { name: "task", args: { description: "hi", subagent_type: "general-purpose" } },
+            ],
+          },
+          { text: "sub says hi" },
+          { text: "done" },
         ],
-      },
-      { text: "sub says hi" },
-      { text: "done" },
-    ]);
-    const run = await h.delve(ws, ["run", "read and delegate", ...RUN, "--output", "json"]);
-    expect(run.code, run.stderr).toBe(0);
-    const id = JSON.parse(run.stdout).thread_id;
+      });
+    } finally {
+      await session.close();
+    }
 
-    const context = await h.delve(ws, ["context"]);
+    // Read-only, so at once.
+    const [context, contextJson, costJson] = await Promise.all([
+      h.delve(ws, ["context"]),
+      h.delve(ws, ["context", "--thread", id, "--json"]),
+      h.delve(ws, ["threads", "cost", id, "--json"]),
+    ]);
     expect(context.code, context.stderr).toBe(0);
     expect(context.stdout).toContain(`thread ${id}\nwindow `);
     expect(context.stdout).toMatch(/ \d+ of 128000 tokens \(\d+\.\d%\) \(assumed/);
     expect(context.stdout).toMatch(/system prompt +#+\.* +\d+ tokens/);
     expect(context.stdout).toMatch(/\n {2}read_file +/);
     expect(context.stdout).toMatch(/\n {2}README\.md +/);
-    const json = JSON.parse((await h.delve(ws, ["context", "--thread", id, "--json"])).stdout);
+    const json = JSON.parse(contextJson.stdout);
     expect(json.thread_id).toBe(id);
     expect(json.files.map((f: any) => f.name)).toEqual(["README.md"]);
 
-    const cost = JSON.parse((await h.delve(ws, ["threads", "cost", id, "--json"])).stdout);
+    const cost = JSON.parse(costJson.stdout);
     expect(cost.byAgent.main.calls).toBe(3);
     expect(cost.byAgent["general-purpose"].calls).toBe(1);
 
