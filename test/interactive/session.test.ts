@@ -166,6 +166,8 @@ describe("a session: tool calls, approvals, slash commands, exit and resume", ()
     pane.type("/co");
     await pane.waitFor("/cost · tokens and USD");
     pane.type("s");
+    // Tab only once "s" is drawn: read in one chunk with it, it would be pasted text.
+    await pane.waitFor("› /cos▌");
     pane.keys("Tab");
     await pane.waitFor("› /cost▌");
     pane.keys("Enter");
