@@ -2,8 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { openSession } from "../../src/run/index.js";
-import { harnessPerFile } from "../run/session-ops-harness.js";
+import { harnessPerFile, runInProcess } from "../run/session-ops-harness.js";
 import { ROOT } from "./delve-bin.js";
 
 // ask_user through `delve run --ask-user` and `delve answer`: the real CLI in child
@@ -46,23 +45,13 @@ async function pausedByTheBinary(args: Record<string, unknown>) {
 async function pausedOnQuestion(args: Record<string, unknown>) {
   const ws = h.workspace();
   h.openai.script([ask(args)]);
-  const session = await openSession({
-    workspace: ws,
-    model: "openai:delve-unpriced-model",
-    askUser: true,
-    title: "paint the fence",
-    env: h.env(),
-  });
-  try {
-    let status = "";
-    for await (const e of session.send("paint the fence")) {
-      if (e.type === "result") status = e.status;
-    }
-    expect(status).toBe("paused");
-    return { ws, thread: session.thread.id };
-  } finally {
-    await session.close();
-  }
+  const { thread, status } = await runInProcess(
+    h,
+    { workspace: ws, model: "openai:delve-unpriced-model", askUser: true },
+    "paint the fence",
+  );
+  expect(status).toBe("paused");
+  return { ws, thread };
 }
 
 describe("delve run --ask-user: a question pauses the run", () => {

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { openSession } from "../../src/run/index.js";
-import { harnessPerFile } from "../run/session-ops-harness.js";
+import { harnessPerFile, runInProcess } from "../run/session-ops-harness.js";
 import { ROOT } from "./delve-bin.js";
 
 // The commands around `delve run`, as a user runs them: threads, doctor, lint, surface,
@@ -20,15 +19,11 @@ describe("delve threads", () => {
     const ws = h.workspace();
     h.openai.script([{ text: "first answer" }]);
     // The thread comes from the engine in this process: `delve run` has its own tests.
-    const session = await openSession({
-      workspace: ws,
-      model: "openai:delve-unpriced-model",
-      title: "first task",
-      env: h.env(),
-    });
-    for await (const _ of session.send("first task"));
-    await session.close();
-    const id = session.thread.id;
+    const { thread: id } = await runInProcess(
+      h,
+      { workspace: ws, model: "openai:delve-unpriced-model" },
+      "first task",
+    );
     expect(fs.existsSync(path.join(ws, ".delve", "threads.db"))).toBe(true);
     const [list, show, text] = await Promise.all([
       h.delve(ws, ["threads", "list", "--json"]),

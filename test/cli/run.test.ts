@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { openSession } from "../../src/run/index.js";
-import { harnessPerFile } from "../run/session-ops-harness.js";
+import { harnessPerFile, runInProcess } from "../run/session-ops-harness.js";
 
 // `delve run` end to end: the real CLI in a child process, the real provider classes on the
 // local fakes, a real workspace on disk and its real .delve/threads.db.
@@ -181,14 +180,8 @@ describe("approvals: pause, pending, approve exactly once", () => {
       { toolCalls: [{ name: "write_file", args: { file_path: "/a.txt", content: "bad\n" } }] },
     ]);
     // The pause comes from the engine in this process (the case above runs it with the binary).
-    const session = await openSession({ workspace: ws, model: OPENAI[1]!, env: h.env() });
-    let status = "";
-    for await (const e of session.send("write")) {
-      if (e.type === "result") status = e.status;
-    }
-    await session.close();
+    const { thread, status } = await runInProcess(h, { workspace: ws, model: OPENAI[1]! }, "write");
     expect(status).toBe("paused");
-    const thread = session.thread.id;
     h.openai.script([
       { toolCalls: [{ name: "write_file", args: { file_path: "/b.txt", content: "bad\n" } }] },
     ]);

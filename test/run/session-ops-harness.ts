@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { openSession, type RunSession } from "../../src/run/index.js";
+import { openSession, type RunSession, type SessionOptions } from "../../src/run/index.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
 import type { WireTurn } from "../wire/wire-rules.js";
 
@@ -85,6 +85,27 @@ export function open(h: Harness, ws: string, threadId?: string): Promise<RunSess
     env: h.env(),
     ...(threadId ? { threadId } : { title: "session ops" }),
   });
+}
+
+/**
+ * Runs `task` on a new thread of the engine in this process (what `delve run` runs), for a
+ * case that needs a thread or a pause to start from rather than the binary that made it.
+ */
+export async function runInProcess(
+  h: Harness,
+  options: Omit<SessionOptions, "env" | "title">,
+  task: string,
+): Promise<{ thread: string; status: string }> {
+  const session = await openSession({ ...options, title: task, env: h.env() });
+  try {
+    let status = "";
+    for await (const e of session.send(task)) {
+      if (e.type === "result") status = e.status;
+    }
+    return { thread: session.thread.id, status };
+  } finally {
+    await session.close();
+  }
 }
 
 /** Sends one turn and expects it to complete; returns the fake's requests of that turn. */
