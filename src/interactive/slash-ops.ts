@@ -152,7 +152,7 @@ export const OPS_HANDLERS: Record<string, Handler> = {
     if (!plan.files.length) body.push({ text: "no file changes to undo", tone: "dim", indent: 2 });
     if (conflicts && !force) {
       body.push({
-        text: `${conflicts} file(s) changed since the agent's last write are kept: /rewind ${n} --force overwrites them`,
+        text: `${conflicts} kept (changed since) · /rewind ${n} --force overwrites`,
         tone: "warn",
         indent: 2,
       });
