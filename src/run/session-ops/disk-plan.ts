@@ -98,6 +98,11 @@ function walk(store: SnapshotStore, log: SnapshotLogEntry[], disk: Tree): Walked
       open = undefined;
       left = tree;
     } else {
+      // What changed since the run and the rewind did not write was someone else's.
+      const since = new Set<string>();
+      if (left) changed(left, tree, since);
+      const wrote = new Set(entry.wrote ?? []);
+      for (const file of since) if (!wrote.has(file)) outside.add(file);
       open = undefined;
       left = tree;
     }

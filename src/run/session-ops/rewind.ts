@@ -95,7 +95,10 @@ export async function rewind(
   const checkpoint = await forkAt(session, timeline, at);
   // The rewound thread is the one to continue: `delve -c` takes the newest.
   if (plan.source === "snapshots") {
-    logSnapshot(session.workspace, session.thread.id, { phase: "rewind" });
+    logSnapshot(session.workspace, session.thread.id, {
+      phase: "rewind",
+      wrote: [...restored, ...deleted],
+    });
   }
   const db = await openThreadsDb(session.workspace);
   try {

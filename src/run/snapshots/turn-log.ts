@@ -14,6 +14,8 @@ export interface SnapshotLogEntry {
    * ("" for the thread's first); null for a run that continues a turn (a resume).
    */
   turn_before?: string | null;
+  /** For a rewind: the paths it wrote or deleted (any other change since the run was not its). */
+  wrote?: string[];
   /** The tree's id in the store; absent when the snapshot failed. */
   tree?: string;
   error?: string;
@@ -44,7 +46,7 @@ export function readSnapshotLog(workspace: string, threadId: string): SnapshotLo
 export function logSnapshot(
   workspace: string,
   threadId: string,
-  entry: Pick<SnapshotLogEntry, "phase" | "turn_before">,
+  entry: Pick<SnapshotLogEntry, "phase" | "turn_before" | "wrote">,
   store = new SnapshotStore(workspace),
 ): SnapshotLogEntry {
   const line: SnapshotLogEntry = { ...entry, at: new Date().toISOString() };
