@@ -58,14 +58,20 @@ describe("delve threads rewind of execute's changes", () => {
     expect(read(ws, "old.txt")).toBe("old\n");
     expect(read(ws, "new.txt")).toBe("the user's\n");
 
-    // The file the rewind left stays the user's: rewinding further still leaves it, and it
-    // goes only with --force.
-    const plain = await h.delve(ws, ["threads", "rewind", id, "--to", "1"]);
-    expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stderr).toContain("left as they are: new.txt (--force overwrites");
-    expect(read(ws, "new.txt")).toBe("the user's\n");
-    h.openai.script([{ text: "again" }]);
-    expect((await h.delve(ws, ["run", "-c", "again", ...RUN])).code).toBe(0);
+    // The file the rewind left stays the user's: a rewind further back still names it as a
+    // conflict, and only --force deletes it.
+    const further = await h.delve(ws, [
+      "threads",
+      "rewind",
+      id,
+      "--to",
+      "1",
+      "--dry-run",
+      "--json",
+    ]);
+    expect(JSON.parse(further.stdout).files).toMatchObject([
+      { path: "new.txt", action: "delete", conflict: "changed_on_disk" },
+    ]);
     const forced = await h.delve(ws, ["threads", "rewind", id, "--to", "1", "--force"]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toContain("deleted new.txt");
