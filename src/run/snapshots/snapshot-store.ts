@@ -42,12 +42,14 @@ export function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): b
 /** The snapshots' directory of a workspace. */
 export const snapshotDir = (workspace: string) => path.join(workspace, ".delve", "snapshots");
 
+/** A file's stat when it was hashed; `kept` when its bytes are in the store. */
 type Cached = {
   size: number;
   mtime: number;
   ctime: number;
   ino: number;
   at: number;
+  kept: boolean;
   entry: TreeEntry;
 };
 
@@ -59,6 +61,9 @@ export class SnapshotStore {
   readonly limits: SnapshotLimits;
   readonly #dir: string;
   #cache: Map<string, Cached> | undefined;
+  /** Objects known to be in the store, and its directories made, by this instance. */
+  readonly #stored = new Set<string>();
+  readonly #dirs = new Set<string>();
 
   constructor(workspace: string, limits: SnapshotLimits = SNAPSHOT_LIMITS) {
     this.workspace = workspace;
@@ -142,9 +147,15 @@ export class SnapshotStore {
 
   #put(bytes: Buffer): string {
     const hash = createHash("sha256").update(bytes).digest("hex");
+    if (this.#stored.has(hash)) return hash;
     const file = this.#objectPath(hash);
+    this.#stored.add(hash);
     if (fs.existsSync(file)) return hash;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const dir = path.dirname(file);
+    if (!this.#dirs.has(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      this.#dirs.add(dir);
+    }
     const temp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, bytes);
     fs.renameSync(temp, file);
@@ -157,6 +168,12 @@ export class SnapshotStore {
     cache: Map<string, Cached>,
     keep: boolean,
   ): TreeEntry | undefined {
+    // The cache is checked on lstat alone: an unchanged file is not opened.
+    const hit = cache.get(file);
+    if (hit && (hit.kept || !keep || hit.entry.kind !== "file")) {
+      const stat = fs.lstatSync(absolute, { throwIfNoEntry: false });
+      if (stat?.isFile() && fresh(hit, stat)) return hit.entry;
+    }
     let fd: number;
     try {
       // A link put in the file's place since the listing is not followed: the open fails.
@@ -167,19 +184,6 @@ export class SnapshotStore {
     try {
       const stat = fs.fstatSync(fd);
       if (!stat.isFile()) return undefined;
-      const hit = cache.get(file);
-      // A file changed in the second it was hashed may keep its times: those are read again.
-      if (
-        hit &&
-        hit.size === stat.size &&
-        hit.mtime === stat.mtimeMs &&
-        hit.ctime === stat.ctimeMs &&
-        hit.ino === stat.ino &&
-        stat.mtimeMs < hit.at - 1000 &&
-        (hit.entry.kind !== "file" || !keep || this.object(hit.entry.hash) !== undefined)
-      ) {
-        return hit.entry;
-      }
       const at = Date.now();
       let entry: TreeEntry;
       if (stat.size > this.limits.maxFileBytes) {
@@ -199,6 +203,7 @@ export class SnapshotStore {
         ctime: stat.ctimeMs,
         ino: stat.ino,
         at,
+        kept: keep,
         entry,
       });
       return entry;
@@ -224,6 +229,17 @@ export class SnapshotStore {
     fs.writeFileSync(temp, JSON.stringify(Object.fromEntries(cache)));
     fs.renameSync(temp, file);
   }
+}
+
+// A file changed in the second it was hashed may keep its times: it is read again.
+function fresh(hit: Cached, stat: fs.Stats): boolean {
+  return (
+    hit.size === stat.size &&
+    hit.mtime === stat.mtimeMs &&
+    hit.ctime === stat.ctimeMs &&
+    hit.ino === stat.ino &&
+    stat.mtimeMs < hit.at - 1000
+  );
 }
 
 function linkEntry(absolute: string): TreeEntry | undefined {
