@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { previewRewind, rewind, threadDiff } from "../../src/run/index.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
@@ -216,7 +217,7 @@ describe("what the snapshots leave out", () => {
       const stored = fs
         .readdirSync(objects, { recursive: true, withFileTypes: true })
         .filter((d) => d.isFile())
-        .map((d) => fs.readFileSync(path.join(d.parentPath, d.name), "utf8"));
+        .map((d) => inflateSync(fs.readFileSync(path.join(d.parentPath, d.name))).toString());
       expect(stored.some((t) => t === "out\n" || t === "noise\n" || t.startsWith("xxxx"))).toBe(
         false,
       );
@@ -269,7 +270,7 @@ describe("symbolic links the model plants (attack)", () => {
       const stored = fs
         .readdirSync(objects, { recursive: true, withFileTypes: true })
         .filter((d) => d.isFile())
-        .map((d) => fs.readFileSync(path.join(d.parentPath, d.name), "utf8"))
+        .map((d) => inflateSync(fs.readFileSync(path.join(d.parentPath, d.name))).toString())
         .join("\n");
       expect(stored).not.toContain("TOP-SECRET");
       expect(stored).not.toContain("OUTSIDE-INNER");

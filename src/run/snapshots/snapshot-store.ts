@@ -3,10 +3,12 @@
 // the hash of every file, so a turn that changes one file adds one object and one tree. A
 // stat cache skips re-reading files whose size and times did not change. Symbolic links are
 // recorded as links (their target text) and never followed; big and binary files are listed
-// but not kept.
+// but not kept. Objects are stored deflated, as git's are: smaller, and the agent's own grep
+// over the workspace does not find its files again in the store.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { deflateSync, inflateSync } from "node:zlib";
 import { IgnoreRules } from "./ignore-rules.js";
 
 /** What a snapshot keeps. */
@@ -135,7 +137,7 @@ export class SnapshotStore {
   object(hash: string): Buffer | undefined {
     if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
     try {
-      return fs.readFileSync(this.#objectPath(hash));
+      return inflateSync(fs.readFileSync(this.#objectPath(hash)));
     } catch {
       return undefined;
     }
@@ -157,7 +159,7 @@ export class SnapshotStore {
       this.#dirs.add(dir);
     }
     const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, bytes);
+    fs.writeFileSync(temp, deflateSync(bytes, { level: 1 }));
     fs.renameSync(temp, file);
     return hash;
   }
