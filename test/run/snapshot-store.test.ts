@@ -3,7 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { IgnoreRules } from "../../src/run/snapshots/ignore-rules.js";
-import { SnapshotStore } from "../../src/run/snapshots/snapshot-store.js";
+import { SnapshotStore, snapshotDir } from "../../src/run/snapshots/snapshot-store.js";
+import {
+  dropThreadSnapshots,
+  logSnapshot,
+  readSnapshotLog,
+} from "../../src/run/snapshots/turn-log.js";
 
 // The workspace snapshot store on its own: git's ignore syntax, the limits, links, and the
 // stat cache never serving a stale hash.
@@ -89,5 +94,31 @@ describe("SnapshotStore", () => {
     const { tree } = new SnapshotStore(ws, { maxFileBytes: 1024, maxFiles: 2 }).take(false);
     expect(tree.truncated).toBe(true);
     expect(Object.keys(tree.entries)).toHaveLength(2);
+  });
+});
+
+describe("dropThreadSnapshots", () => {
+  it("removes a deleted thread's log and the objects only it named; what another thread names stays", () => {
+    const ws = workspace({ "shared.txt": "shared\n" });
+    logSnapshot(ws, "thread-a", { phase: "start", turn_before: "" });
+    fs.writeFileSync(path.join(ws, "only-b.txt"), "only b\n");
+    logSnapshot(ws, "thread-b", { phase: "start", turn_before: "" });
+    const store = new SnapshotStore(ws);
+    const [b] = readSnapshotLog(ws, "thread-b");
+    const entries = store.tree(b!.tree!)!.entries as Record<string, { hash: string }>;
+    // Objects written in the last hour may be a snapshot in progress: age them.
+    const objects = path.join(snapshotDir(ws), "objects");
+    const old = new Date(Date.now() - 2 * 3600_000);
+    for (const d of fs.readdirSync(objects, { recursive: true, withFileTypes: true })) {
+      if (d.isFile()) fs.utimesSync(path.join(d.parentPath, d.name), old, old);
+    }
+    expect(dropThreadSnapshots(ws, "thread-b")).toBe(2); // only-b.txt and b's tree.
+    expect(readSnapshotLog(ws, "thread-b")).toEqual([]);
+    expect(store.object(entries["only-b.txt"]!.hash)).toBeUndefined();
+    expect(store.object(entries["shared.txt"]!.hash)?.toString()).toBe("shared\n");
+    expect(readSnapshotLog(ws, "thread-a")).toHaveLength(1);
+    // The next snapshot stores the removed file's bytes again, not trusting a stale cache.
+    const again = new SnapshotStore(ws).take().tree.entries["only-b.txt"] as { hash: string };
+    expect(store.object(again.hash)?.toString()).toBe("only b\n");
   });
 });

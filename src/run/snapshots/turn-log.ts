@@ -81,3 +81,60 @@ export function snapshotRun(
   logSnapshot(workspace, threadId, { phase: "start", turn_before: task ? before : null }, store);
   return { end: () => void logSnapshot(workspace, threadId, { phase: "end" }, store) };
 }
+
+// Objects written this recently may belong to a snapshot being taken: never swept.
+const SWEEP_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Forgets a deleted thread's snapshots: its log goes, then every object no remaining
+ * thread's tree names (and older than an hour, so a snapshot being taken keeps its own).
+ * Returns how many objects were removed.
+ */
+export function dropThreadSnapshots(workspace: string, threadId: string): number {
+  fs.rmSync(logFile(workspace, threadId), { force: true });
+  const dir = snapshotDir(workspace);
+  const store = new SnapshotStore(workspace);
+  const live = new Set<string>();
+  let logs: string[];
+  try {
+    logs = fs.readdirSync(path.join(dir, "threads")).filter((f) => f.endsWith(".jsonl"));
+  } catch {
+    logs = [];
+  }
+  for (const log of logs) {
+    for (const entry of readSnapshotLog(workspace, log.slice(0, -".jsonl".length))) {
+      if (!entry.tree || live.has(entry.tree)) continue;
+      live.add(entry.tree);
+      for (const e of Object.values(store.tree(entry.tree)?.entries ?? {})) {
+        if (e.kind === "file") live.add(e.hash);
+      }
+    }
+  }
+  let removed = 0;
+  const objects = path.join(dir, "objects");
+  const cutoff = Date.now() - SWEEP_GRACE_MS;
+  for (const prefix of safeList(objects)) {
+    for (const rest of safeList(path.join(objects, prefix))) {
+      const file = path.join(objects, prefix, rest);
+      if (live.has(prefix + rest)) continue;
+      try {
+        if (fs.statSync(file).mtimeMs > cutoff) continue;
+        fs.rmSync(file);
+        removed++;
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+  // The stat cache may name a removed object as stored: the next snapshot reads files again.
+  if (removed) fs.rmSync(path.join(dir, "stat-cache.json"), { force: true });
+  return removed;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
