@@ -204,10 +204,14 @@ function readNoFollow(workspace: string, file: string): string {
   }
 }
 
-/** What the thread changed on disk from its first run's start, or undefined without snapshots. */
-export function diskThreadDiff(session: RunSession): FileDiff[] | undefined {
+/**
+ * What the thread changed on disk from its first turn's start, or undefined when the
+ * snapshots do not reach back to it (a thread begun before them).
+ */
+export function diskThreadDiff(session: RunSession, timeline: Timeline): FileDiff[] | undefined {
   const log = readSnapshotLog(session.workspace, session.thread.id);
-  const from = log.findIndex((e) => e.phase === "start" && typeof e.turn_before === "string");
+  const turn = timeline.turns[0];
+  const from = turn ? startOf(log, timeline, turn) : -1;
   const store = new SnapshotStore(session.workspace);
   const id = from >= 0 ? log[from]!.tree : undefined;
   const first = id ? store.tree(id) : undefined;

@@ -20,11 +20,9 @@ export interface ThreadDiff {
  * snapshots shows its write_file and edit_file changes.
  */
 export async function threadDiff(session: RunSession): Promise<ThreadDiff> {
-  const changed: FileDiff[] = diskThreadDiff(session) ?? (await messageDiff(session));
+  const timeline = await readTimeline(session);
+  const { files } = timeline;
+  const changed =
+    diskThreadDiff(session, timeline) ?? diffFiles(files[0] ?? {}, files.at(-1) ?? {});
   return { files: changed, text: changed.map((f) => f.diff).join("") };
-}
-
-async function messageDiff(session: RunSession): Promise<FileDiff[]> {
-  const { files } = await readTimeline(session);
-  return diffFiles(files[0] ?? {}, files.at(-1) ?? {});
 }
