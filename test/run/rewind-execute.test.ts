@@ -3,9 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { previewRewind, rewind, threadDiff } from "../../src/run/index.js";
+import {
+  filesByStep,
+  previewRewind,
+  readHistory,
+  rewind,
+  stepsOf,
+  threadDiff,
+} from "../../src/run/index.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
-import { open, read, send, useFakeEnv, write } from "./session-ops-harness.js";
+import { MODEL, open, read, send, useFakeEnv, write } from "./session-ops-harness.js";
 
 // Rewind of what the model did on disk outside the file tools: shell commands (`execute`, on
 // the host here: --sandbox none) and subagents, through the workspace snapshots each run takes
@@ -166,10 +173,35 @@ describe("rewind of a subagent's writes", () => {
       expect(read(ws, "sub.txt")).toBe("from the subagent\n");
       const diff = await threadDiff(session);
       expect(diff.files.map((f) => [f.path, f.op])).toEqual([["sub.txt", "create"]]);
+      // The parent's checkpoints carry the subagent's file calls: the viewer's files per step.
+      const steps = stepsOf(await readHistory(session.history()), MODEL);
+      const files = filesByStep(steps, ws);
+      expect(files.at(-1)).toEqual({ "sub.txt": "from the subagent\n" });
+      expect(steps.flatMap((st) => st.messages).find((m) => m.name === "task")?.file_calls).toEqual(
+        [
+          {
+            name: "write_file",
+            args: { file_path: "/sub.txt", content: "from the subagent\n" },
+            result: expect.stringContaining("/sub.txt"),
+          },
+        ],
+      );
       const plan = await previewRewind(session, 2);
       expect(plan.files.map((f) => [f.path, f.action])).toEqual([["sub.txt", "delete"]]);
       expect(plan.warnings).toEqual([]);
+      // Without snapshots too (a thread's messages only), the subagent's write is rewound.
+      const log = path.join(ws, ".delve", "snapshots", "threads");
+      const saved = fs
+        .readdirSync(log)
+        .map((f) => [f, fs.readFileSync(path.join(log, f))] as const);
+      fs.rmSync(log, { recursive: true });
+      const fromMessages = await previewRewind(session, 2);
+      expect(fromMessages.source).toBe("messages");
+      expect(fromMessages.files.map((f) => [f.path, f.action])).toEqual([["sub.txt", "delete"]]);
+      fs.mkdirSync(log);
+      for (const [f, bytes] of saved) fs.writeFileSync(path.join(log, f), bytes);
       const done = await rewind(session, 2);
+      expect(done.plan.source).toBe("snapshots");
       expect(done.deleted).toEqual(["sub.txt"]);
       expect(read(ws, "sub.txt")).toBeUndefined();
     } finally {
