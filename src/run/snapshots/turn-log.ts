@@ -20,6 +20,8 @@ export interface SnapshotLogEntry {
   tree?: string;
   error?: string;
   at: string;
+  /** How long the snapshot took, in milliseconds. */
+  ms?: number;
 }
 
 const logFile = (workspace: string, threadId: string) =>
@@ -50,11 +52,13 @@ export function logSnapshot(
   store = new SnapshotStore(workspace),
 ): SnapshotLogEntry {
   const line: SnapshotLogEntry = { ...entry, at: new Date().toISOString() };
+  const started = performance.now();
   try {
     line.tree = store.take().id;
   } catch (error) {
     line.error = error instanceof Error ? error.message : String(error);
   }
+  line.ms = Math.round(performance.now() - started);
   try {
     const file = logFile(workspace, threadId);
     fs.mkdirSync(path.dirname(file), { recursive: true });
