@@ -98,6 +98,8 @@ function walk(store: SnapshotStore, log: SnapshotLogEntry[], disk: Tree): Walked
       open = undefined;
       left = tree;
     } else {
+      // A run cut off before its end: what differs now counts as its (the thread's).
+      if (open) changed(open, tree, touched);
       // What changed since the run and the rewind did not write was someone else's.
       const since = new Set<string>();
       if (left) changed(left, tree, since);
