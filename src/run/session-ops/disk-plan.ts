@@ -98,13 +98,16 @@ function walk(store: SnapshotStore, log: SnapshotLogEntry[], disk: Tree): Walked
       open = undefined;
       left = tree;
     } else {
-      // A run cut off before its end: what differs now counts as its (the thread's).
-      if (open) changed(open, tree, touched);
-      // What changed since the run and the rewind did not write was someone else's.
-      const since = new Set<string>();
-      if (left) changed(left, tree, since);
-      const wrote = new Set(entry.wrote ?? []);
-      for (const file of since) if (!wrote.has(file)) outside.add(file);
+      if (open) {
+        // A run cut off before its end: what differs now counts as its (the thread's).
+        changed(open, tree, touched);
+      } else if (left) {
+        // What changed since the run and the rewind did not write was someone else's.
+        const since = new Set<string>();
+        changed(left, tree, since);
+        const wrote = new Set(entry.wrote ?? []);
+        for (const file of since) if (!wrote.has(file)) outside.add(file);
+      }
       open = undefined;
       left = tree;
     }
