@@ -140,6 +140,7 @@ function rewindLine(
     restored: string[];
     deleted: string[];
     conflicts: Array<{ path: string; conflict?: string }>;
+    skipped: Array<{ path: string }>;
   },
 ): string {
   const parts = [`rewound thread ${id} to before turn ${turn}`];
@@ -150,6 +151,11 @@ function rewindLine(
       ? " (--force overwrites a file changed on disk)"
       : "";
     parts.push(`left as they are: ${done.conflicts.map((c) => c.path).join(", ")}${force}`);
+  }
+  if (done.skipped.length) {
+    parts.push(
+      `not kept by the snapshots (binary or over 1 MiB), left as they are: ${done.skipped.map((c) => c.path).join(", ")}`,
+    );
   }
   return `${parts.join("; ")}. Continue it with delve run -c TASK or delve --thread ${id}.`;
 }

@@ -22,7 +22,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "context", help: "what fills the context window" },
   { name: "tools", help: "the tool surface, hidden tools and why" },
   { name: "threads", args: "[N|ID]", help: "list threads; switch to one" },
-  { name: "rewind", args: "[N]", help: "go back to an earlier turn" },
+  { name: "rewind", args: "[N] [--force]", help: "go back to an earlier turn" },
   { name: "diff", help: "everything this thread changed" },
   { name: "quit", help: "leave (the thread is kept)" },
 ];

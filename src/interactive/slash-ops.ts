@@ -1,4 +1,4 @@
-import type { ContextPart } from "../run/session-ops/index.js";
+import type { ContextPart, RewindFile } from "../run/session-ops/index.js";
 import {
   compactNow,
   contextReport,
@@ -125,30 +125,42 @@ export const OPS_HANDLERS: Record<string, Handler> = {
       ]);
       return;
     }
-    const n = Number(arg);
+    // `/rewind N --force` (or -f) overwrites files changed on disk since the agent's write.
+    const words = arg.split(/\s+/);
+    const force = words.some((w) => w === "--force" || w === "-f");
+    const n = Number(words.find((w) => !w.startsWith("-")));
     if (!Number.isInteger(n) || !turns.some((t) => t.turn === n)) {
-      c.notice(`/rewind takes a turn number, 1 to ${turns.length}`);
+      c.notice(`/rewind takes a turn number, 1 to ${turns.length} (and --force)`);
       return;
     }
     const plan = await previewRewind(c.session, n);
+    const conflicts = plan.files.filter((f) => f.conflict).length;
     const body: Line[] = [
       ...plan.dropped
         .filter((m) => m.role === "human")
         .map((m) => ({ text: `undo: ${m.text}`, tone: "dim" as const, indent: 2, truncate: true })),
       ...plan.files.flatMap((f) => [
         {
-          text: `${f.action} ${f.path}${f.conflict ? ` (${f.conflict.replace(/_/g, " ")}: kept)` : ""}`,
-          tone: f.conflict ? ("warn" as const) : ("accent" as const),
+          text: `${f.action} ${f.path}${fileNote(f, force)}`,
+          tone: f.conflict || f.skipped ? ("warn" as const) : ("accent" as const),
           indent: 2,
         },
         ...diffLines(f.diff, 2),
       ]),
+      ...plan.warnings.flatMap((w) => textLines(`note: ${w}`, "dim", 2)),
     ];
     if (!plan.files.length) body.push({ text: "no file changes to undo", tone: "dim", indent: 2 });
+    if (conflicts && !force) {
+      body.push({
+        text: `${conflicts} kept (changed since) · /rewind ${n} --force overwrites`,
+        tone: "warn",
+        indent: 2,
+      });
+    }
     c.confirm(
       [
         {
-          text: `rewind to before turn ${n}: "${plan.turn.task}"?`,
+          text: `rewind to before turn ${n}${force ? " (force)" : ""}: "${plan.turn.task}"?`,
           tone: "warn",
           bold: true,
           truncate: true,
@@ -156,15 +168,15 @@ export const OPS_HANDLERS: Record<string, Handler> = {
       ],
       body,
       async () => {
-        const done = await rewind(c.session, n);
+        const done = await rewind(c.session, n, { force });
         c.write([
           { text: `⟲ rewound to before turn ${n}`, tone: "ok" },
           ...(done.restored.length
             ? textLines(`restored ${done.restored.join(", ")}`, "ok", 2)
             : []),
           ...(done.deleted.length ? textLines(`deleted ${done.deleted.join(", ")}`, "ok", 2) : []),
-          ...done.conflicts.map((f) => ({
-            text: `left ${f.path}: ${f.conflict?.replace(/_/g, " ")}`,
+          ...[...done.conflicts, ...done.skipped].map((f) => ({
+            text: `left ${f.path}: ${(f.conflict ?? f.skipped ?? "").replace(/_/g, " ")}`,
             tone: "warn" as const,
             indent: 2,
           })),
@@ -173,3 +185,15 @@ export const OPS_HANDLERS: Record<string, Handler> = {
     );
   },
 };
+
+// What rewind does with a file beyond its action: kept for a conflict (unless forced), not
+// kept by the snapshot, or merged with changes made since.
+function fileNote(f: RewindFile, force: boolean): string {
+  if (f.skipped)
+    return ` (${f.skipped === "binary" ? "binary" : "over 1 MiB"}: not kept, left as it is)`;
+  if (f.conflict === "changed_on_disk") {
+    return force ? " (changed on disk since: overwritten)" : " (changed on disk since: kept)";
+  }
+  if (f.conflict) return ` (${f.conflict.replace(/_/g, " ")}: kept)`;
+  return f.merged ? " (changed on disk since: those changes kept)" : "";
+}

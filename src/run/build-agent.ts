@@ -78,6 +78,12 @@ async function workspaceBackend(
   return new LocalShellBackend({ rootDir: workspace, virtualMode: true });
 }
 
+/** The workspace's `.delve/mcp.json`, when it has one. */
+export function defaultMcpFile(workspace: string): string | undefined {
+  const file = path.join(workspace, ".delve", "mcp.json");
+  return fs.existsSync(file) ? file : undefined;
+}
+
 /**
  * Claude Desktop's `{ command, args, env }` / `{ url }` entries as `connectMcp` servers, checked
  * here so a mistake names the file and the server's key before anything starts.

@@ -4,7 +4,7 @@ import { Command, GraphRecursionError, isGraphInterrupt } from "@langchain/langg
 import { claimTableOf } from "../claims/claim-table.js";
 import { readLimitHit } from "../limits/middleware.js";
 import { abortable } from "./abortable.js";
-import { buildAgent, mcpServersOf, readMcpFile } from "./build-agent.js";
+import { buildAgent, defaultMcpFile, mcpServersOf, readMcpFile } from "./build-agent.js";
 import { loadConfig } from "./config.js";
 import type {
   PendingCall,
@@ -31,6 +31,7 @@ import { LIMIT_TEXT, type RunLimits } from "./run-limits.js";
 import { openRunModel } from "./run-model.js";
 import type { SessionGraph, ThreadConfig } from "./session-graph.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
+import { snapshotRun } from "./snapshots/turn-log.js";
 import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
 import { readUsage } from "./usage.js";
@@ -185,11 +186,6 @@ const closing = (close: () => Promise<void>) => async (error: unknown) => {
   throw error;
 };
 
-function defaultMcpFile(workspace: string): string | undefined {
-  const file = path.join(workspace, ".delve", "mcp.json");
-  return fs.existsSync(file) ? file : undefined;
-}
-
 function session(
   db: ThreadsDb,
   thread: ThreadRow,
@@ -231,6 +227,8 @@ function session(
     const state0 = await snapshot().catch(() => undefined);
     translator.seen(state0?.values?.messages ?? []);
     for (const call of unansweredCalls(state0?.values?.messages ?? [])) translator.watch(call);
+    // The workspace before and after the run, for rewind and the thread diff (src/run/snapshots).
+    const snapshots = snapshotRun(workspace, thread.id, input, state0);
     const controller = new AbortController();
     const timer = limits.timeoutMs
       ? setTimeout(() => controller.abort(new Error("timeout")), limits.timeoutMs)
@@ -277,6 +275,7 @@ function session(
       }
     } finally {
       if (timer) clearTimeout(timer);
+      snapshots.end();
       db.setRunner(thread.id, null);
     }
     db.touch(thread.id);

@@ -1,6 +1,8 @@
-// The workspace files as they were at each step (the viewer, rewind, the thread diff). The
-// built-in agent writes to disk, not to state, so the files at a checkpoint are rebuilt from
-// the checkpoint's own messages: each successful write_file / edit_file applied in order. A file edited before any write starts
+// The workspace files as they were at each step (the viewer, and rewind and the thread diff
+// of a thread without workspace snapshots). The built-in agent writes to disk, not to state,
+// so the files at a checkpoint are rebuilt from the checkpoint's own messages: each
+// successful write_file / edit_file applied in order, a subagent's (carried on its task
+// result) at the step of that result. `execute` changes are not seen here. A file edited before any write starts
 // from its content on disk with the later edits undone.
 import fs from "node:fs";
 import path from "node:path";
@@ -29,6 +31,12 @@ function changesOf(steps: StepView[]): Change[] {
     for (const m of step.messages) {
       for (const c of m.tool_calls ?? []) calls.set(c.id, c);
       if (m.role !== "tool" || m.status === "error") continue;
+      // A subagent's file calls, carried on its task result, count at the result's step.
+      for (const f of m.file_calls ?? []) {
+        const op = f.name === "write_file" ? "write" : "edit";
+        const created = op === "write" ? !f.result.startsWith("Overwrote") : undefined;
+        out.push({ step: index, path: relative(f.args.file_path), op, args: f.args, created });
+      }
       const call = calls.get(m.tool_call_id ?? "");
       if (call?.name !== "write_file" && call?.name !== "edit_file") continue;
       const args = call.args ?? {};

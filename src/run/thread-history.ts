@@ -1,5 +1,6 @@
 // What `delve ui` shows of a thread, read from its checkpoint history (getStateHistory):
 // steps with the messages each added, usage and cost per step, and the status of its end.
+import type { SubagentFileCall, TaskArtifact } from "../subagents/file-calls.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 import { contentText } from "./stream-events.js";
 import type { ThreadRunner } from "./threads-db.js";
@@ -20,6 +21,8 @@ export interface MessageView {
   status?: "success" | "error";
   /** For a `task` result: the subagent run it answers, nested under the call. */
   subagent?: SubagentRun;
+  /** For a `task` result: the subagent's successful write_file / edit_file calls, in order. */
+  file_calls?: SubagentFileCall[];
 }
 
 /**
@@ -111,6 +114,8 @@ export function messageView(m: any): MessageView {
     view.tool_call_id = String(m.tool_call_id ?? "");
     view.name = String(m.name ?? "");
     view.status = m.status === "error" ? "error" : "success";
+    const fileCalls = (m.artifact as TaskArtifact | undefined)?.file_calls;
+    if (Array.isArray(fileCalls) && fileCalls.length) view.file_calls = fileCalls;
   }
   return view;
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { compactCheckpointer } from "../checkpoint/compact-checkpointer.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { dropThreadSnapshots } from "./snapshots/turn-log.js";
 
 /** What a thread keeps so that `-c`, `--thread` and `delve approve` need no flags. */
 export interface ThreadSettings {
@@ -159,6 +160,7 @@ export async function openThreadsDb(workspace: string, create = true): Promise<T
     async delete(id) {
       const found = db.prepare("DELETE FROM delve_threads WHERE id = ?").run(id).changes > 0;
       await checkpointer.deleteThread(id);
+      dropThreadSnapshots(workspace, id);
       return found;
     },
     close() {

@@ -9,6 +9,7 @@ import { unwrapDelveError } from "../errors/unwrap.js";
 import { defineTool } from "../filesystem/tools/define-tool.js";
 import { errorMessage, toolCallIdOf } from "../filesystem/tools/tool-output.js";
 import type { PermissionRule } from "../permissions/index.js";
+import { subagentFileCalls, type TaskArtifact } from "./file-calls.js";
 import { forkInput, forkOwnMessages, type SubagentMode } from "./fork.js";
 import { admitFileChanges, refusedNote } from "./merge-back.js";
 
@@ -177,16 +178,17 @@ export function createTaskTool(
         filesChangedBy(before, result?.files),
         subagent.sharesParentRules === true,
       );
+      // A fork's answer is among what it added, never a message of the parent's.
+      const own =
+        subagent.mode === "fork" && Array.isArray(result?.messages)
+          ? { ...result, messages: forkOwnMessages(result.messages, messages, turnId) }
+          : (result ?? {});
+      const fileCalls = Array.isArray(own.messages) ? subagentFileCalls(own.messages) : [];
       const message = new ToolMessage({
-        // A fork's answer is among what it added, never a message of the parent's.
-        content:
-          finalAnswerOf(
-            subagent.mode === "fork" && Array.isArray(result?.messages)
-              ? { ...result, messages: forkOwnMessages(result.messages, messages, turnId) }
-              : (result ?? {}),
-          ) + refusedNote(refused),
+        content: finalAnswerOf(own) + refusedNote(refused),
         tool_call_id: callId,
         name: TASK_TOOL_NAME,
+        ...(fileCalls.length ? { artifact: { file_calls: fileCalls } satisfies TaskArtifact } : {}),
       });
       if (Object.keys(files).length === 0) return message;
       const writes: TaskFileWrite[] = Object.keys(files).map((path) => ({

@@ -173,10 +173,19 @@ describe("rewind of an edited file the user changed since", () => {
       });
       fs.writeFileSync(path.join(ws, "app.txt"), "name: new\ncolour: blue\n");
       fs.writeFileSync(path.join(ws, "other.txt"), "size: huge\n");
-      const done = await rewind(session, 2, { force: true });
+      const plan = await previewRewind(session, 2);
+      expect(plan.source).toBe("snapshots");
+      expect(plan.files.map((f) => [f.path, f.conflict, f.merged])).toEqual([
+        ["app.txt", undefined, true],
+        ["other.txt", "changed_on_disk", undefined],
+      ]);
+      expect(plan.text).toContain("app.txt  (changed on disk since: those changes are kept)");
+      const done = await rewind(session, 2);
       expect(done.restored).toEqual(["app.txt"]);
       expect(read(ws, "app.txt")).toBe("name: old\ncolour: blue\n");
-      expect(done.conflicts.map((c) => [c.path, c.conflict])).toEqual([["other.txt", "unknown"]]);
+      expect(done.conflicts.map((c) => [c.path, c.conflict])).toEqual([
+        ["other.txt", "changed_on_disk"],
+      ]);
       expect(read(ws, "other.txt")).toBe("size: huge\n");
     } finally {
       await session.close();
@@ -219,8 +228,8 @@ describe("rewind after a compaction", () => {
   });
 });
 
-describe("rewind, what it cannot undo", () => {
-  it("names commands and subagents of the undone turns, and the rewound thread is the one -c continues", async () => {
+describe("rewind of a thread run before workspace snapshots", () => {
+  it("works from the file calls, names the commands and subagents it cannot undo, and the rewound thread is the one -c continues", async () => {
     const ws = h.workspace();
     const session = await open(h, ws);
     try {
@@ -238,9 +247,12 @@ describe("rewind, what it cannot undo", () => {
           { text: "ok" },
         ],
       });
+      // A thread from before snapshots has no log of them.
+      fs.rmSync(path.join(ws, ".delve", "snapshots", "threads"), { recursive: true });
       const other = await open(h, ws);
       await other.close();
       const plan = await previewRewind(session, 2);
+      expect(plan.source).toBe("messages");
       expect(plan.warnings).toEqual([
         "1 command ran with execute: what they changed is not undone.",
         "1 subagent task ran: files subagents changed are not undone.",

@@ -1,14 +1,19 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { deflateSync } from "node:zlib";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it, vi } from "vitest";
 import { previewRewind, rewind } from "../../src/run/index.js";
 import { writeState } from "../../src/run/session-ops/write-state.js";
+import { SnapshotStore, type Tree } from "../../src/run/snapshots/snapshot-store.js";
 import { harnessPerFile, open, read, send, write } from "../run/session-ops-harness.js";
 
-// Rewind writes and deletes files named by the thread's checkpointed messages. A path there
-// that leaves the workspace (a forged checkpoint), or a symbolic link put in a file's place
-// since, must never let it write or delete outside the workspace, even with force.
+// Rewind writes and deletes files named by the workspace snapshots (or, for a thread without
+// them, by its checkpointed messages). A path there that leaves the workspace (a forged
+// checkpoint, a forged snapshot: the store is in the workspace, the model can write it), or
+// a symbolic link put in a file's place since, must never let it write or delete outside the
+// workspace, even with force.
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -17,7 +22,7 @@ const h = harnessPerFile();
 const FIRST = { task: "first", replies: [{ text: "nothing yet" }] };
 
 describe("rewind's paths", () => {
-  it("a checkpointed write to a path outside the workspace is left alone, even forced", async () => {
+  it("a checkpointed write to a path outside the workspace is left alone, even forced (a thread without snapshots)", async () => {
     const ws = h.workspace();
     const outside = path.join(path.dirname(ws), "outside.txt");
     fs.writeFileSync(outside, "forged\n");
@@ -47,6 +52,9 @@ describe("rewind's paths", () => {
           }),
         ],
       });
+      // With snapshots the forged message is not even read: nothing on disk changed.
+      expect((await previewRewind(session, 2)).files).toEqual([]);
+      fs.rmSync(path.join(ws, ".delve", "snapshots", "threads"), { recursive: true });
       const plan = await previewRewind(session, 2);
       expect(plan.files).toEqual([
         { path: "../outside.txt", action: "delete", conflict: "unknown", diff: "" },
@@ -82,18 +90,71 @@ describe("rewind's paths", () => {
         fs.rmSync(path.join(ws, file));
         fs.symlinkSync(secret, path.join(ws, file));
       }
+      // The links are changes since the agent's writes: forced, rewind removes each link
+      // (never writing through it) and puts back what was there before the turn.
+      const done = await rewind(session, 2, { force: true });
+      expect(done.restored).toEqual(["kept.txt"]);
+      expect(done.deleted).toEqual(["made.txt"]);
+      expect(fs.readFileSync(secret, "utf8")).toBe("agent text\n");
+      expect(fs.existsSync(path.join(ws, "made.txt"))).toBe(false);
+      expect(fs.lstatSync(path.join(ws, "kept.txt")).isSymbolicLink()).toBe(false);
+      expect(read(ws, "kept.txt")).toBe("v1\n");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("a forged snapshot naming paths outside the workspace is left alone, even forced", async () => {
+    const ws = h.workspace();
+    const outside = path.join(path.dirname(ws), `forged-${path.basename(ws)}.txt`);
+    fs.writeFileSync(outside, "outside\n");
+    const session = await open(h, ws);
+    try {
+      await send(h, session, FIRST);
+      await send(h, session, { task: "second", replies: [{ text: "ok" }] });
+      // The model rewrites the log: turn 2 "started" with files outside, then "ended" without.
+      const store = new SnapshotStore(ws);
+      const log = path.join(ws, ".delve", "snapshots", "threads", `${session.thread.id}.jsonl`);
+      const lines = fs
+        .readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      const start = lines.findLast((l) => l.phase === "start");
+      const forged = store.tree(start.tree)!;
+      fs.writeFileSync(path.join(ws, "x.txt"), "forged\n");
+      const { tree } = store.take();
+      fs.rmSync(path.join(ws, "x.txt"));
+      const entry = tree.entries["x.txt"]!;
+      forged.entries = {
+        [path.relative(ws, outside)]: entry,
+        "/etc/forged-by-delve-test": entry,
+        "a/../../escape.txt": entry,
+      };
+      const id = putTree(ws, forged);
+      start.tree = id;
+      fs.writeFileSync(log, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+      fs.writeFileSync(outside, "changed\n");
       const done = await rewind(session, 2, { force: true });
       expect(done.restored).toEqual([]);
-      expect(done.deleted).toEqual([]);
-      expect(done.conflicts.map((c) => [c.path, c.conflict])).toEqual([
-        ["kept.txt", "unknown"],
-        ["made.txt", "unknown"],
-      ]);
-      expect(fs.readFileSync(secret, "utf8")).toBe("agent text\n");
-      expect(fs.lstatSync(path.join(ws, "made.txt")).isSymbolicLink()).toBe(true);
-      expect(read(ws, "kept.txt")).toBe("agent text\n");
+      expect(done.conflicts.map((c) => c.path).sort()).toEqual(
+        ["/etc/forged-by-delve-test", "a/../../escape.txt", path.relative(ws, outside)].sort(),
+      );
+      expect(fs.readFileSync(outside, "utf8")).toBe("changed\n");
+      expect(fs.existsSync("/etc/forged-by-delve-test")).toBe(false);
+      expect(fs.existsSync(path.join(path.dirname(ws), "escape.txt"))).toBe(false);
     } finally {
       await session.close();
     }
   });
 });
+
+// Stores a tree as the store does (deflated JSON under its SHA-256): a forgery's way in.
+function putTree(ws: string, tree: Tree): string {
+  const bytes = Buffer.from(JSON.stringify(tree));
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  const file = path.join(ws, ".delve", "snapshots", "objects", hash.slice(0, 2), hash.slice(2));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, deflateSync(bytes));
+  return hash;
+}

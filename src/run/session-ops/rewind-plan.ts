@@ -4,7 +4,10 @@ import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { RunSession } from "../engine.js";
 import { contentText } from "../stream-events.js";
+import { diskPlan, type RestoreTarget } from "./disk-plan.js";
 import type { Timeline, TurnAt, TurnPoint } from "./timeline.js";
+
+export type { RestoreTarget };
 
 /** What a rewind does to one file the agent changed after the turn began. */
 export interface RewindFile {
@@ -21,6 +24,16 @@ export interface RewindFile {
    * content at the turn cannot be rebuilt (an overwrite of a file the thread never read).
    */
   conflict?: "changed_on_disk" | "unknown";
+  /**
+   * Set when the workspace snapshot did not keep the file's content at the turn (a binary
+   * file, or one over the 1 MiB cap): rewind leaves it as it is.
+   */
+  skipped?: "too_big" | "binary";
+  /**
+   * The file changed on disk since the agent's last write, but not where the agent changed
+   * it: rewind undoes the agent's changes and keeps the others (no conflict).
+   */
+  merged?: boolean;
   /** Unified diff (jsdiff) from the file on disk now to what rewind leaves. */
   diff: string;
 }
@@ -34,8 +47,15 @@ export interface RewindPlan {
   /** The files rewind changes (or would, if forced), sorted by path. */
   files: RewindFile[];
   /**
-   * What the undone turns did that rewind cannot undo: commands run with `execute`, files
-   * removed with `delete`, subagents' work (`task`), each said in one sentence.
+   * Where the files come from: `snapshots`, the workspace's trees at each run's start and end
+   * (every change on disk, by any tool or subagent); `messages`, the thread's write_file and
+   * edit_file calls (a thread run before snapshots).
+   */
+  source: "snapshots" | "messages";
+  /**
+   * What rewind cannot undo or know, each said in one sentence: from the messages, the
+   * commands (`execute`), deletions and subagents of the undone turns; from the snapshots, a
+   * missing snapshot or a workspace over the file limit.
    */
   warnings: string[];
   /** The whole plan as text: the turns undone, then the diff of every file. */
@@ -46,8 +66,10 @@ export interface RewindPlan {
 export interface PlanWithTargets {
   plan: RewindPlan;
   at: TurnAt;
-  /** Path to the content rewind writes (null: delete it). */
-  targets: Map<string, string | null>;
+  /** Path to what rewind writes there (null: delete it). */
+  targets: Map<string, RestoreTarget>;
+  /** Paths present before the turn (their directories are never removed). */
+  keep: Set<string>;
 }
 
 /** The turn, or a RangeError naming the turns the thread has. */
@@ -93,10 +115,39 @@ function readText(file: string | undefined): string | undefined {
 /** Works out the rewind to `turn`. */
 export function planRewind(session: RunSession, timeline: Timeline, turn: number): PlanWithTargets {
   const at = turnOf(timeline, turn);
+  const disk = diskPlan(session, timeline, at);
+  const { files, targets, warnings, keep } = disk
+    ? { ...disk, warnings: disk.notes, keep: new Set(Object.keys(disk.target.entries)) }
+    : messagePlan(session, timeline, at);
+  const kept = new Set(
+    (timeline.line[at.before]?.values?.messages ?? []).map((m: any) => String(m?.id ?? "")),
+  );
+  const undone = (timeline.line.at(-1)?.values?.messages ?? []).filter(
+    (m: any) => !kept.has(String(m?.id ?? "")),
+  );
+  const dropped = undone.map((m: any) => ({
+    role: String(m?.getType?.() ?? "unknown"),
+    text: messageText(m),
+  }));
+  const { before: _, fork: __, ...point } = at;
+  const plan: RewindPlan = {
+    turn: point,
+    dropped,
+    files,
+    source: disk ? "snapshots" : "messages",
+    warnings: disk ? warnings : [...warnings, ...warningsOf(undone)],
+    text: "",
+  };
+  plan.text = planText(plan, timeline.turns.length);
+  return { plan, at, targets, keep };
+}
+
+// The files from the thread's write_file and edit_file calls (a thread without snapshots).
+function messagePlan(session: RunSession, timeline: Timeline, at: TurnAt) {
   const before = timeline.files[at.before] ?? {};
   const latest = timeline.files.at(-1) ?? {};
   const files: RewindFile[] = [];
-  const targets = new Map<string, string | null>();
+  const targets = new Map<string, RestoreTarget>();
   for (const file of Object.keys(latest).sort()) {
     if (file in before && before[file] === latest[file]) continue;
     const absolute = insideWorkspace(session.workspace, file);
@@ -116,23 +167,11 @@ export function planRewind(session: RunSession, timeline: Timeline, turn: number
     const expected = latest[file];
     if (target === undefined || expected === null || !absolute) entry.conflict = "unknown";
     else if (disk !== expected) entry.conflict = "changed_on_disk";
-    if (target !== undefined) targets.set(file, target);
+    if (target !== undefined)
+      targets.set(file, target === null ? null : { bytes: Buffer.from(target) });
     files.push(entry);
   }
-  const kept = new Set(
-    (timeline.line[at.before]?.values?.messages ?? []).map((m: any) => String(m?.id ?? "")),
-  );
-  const undone = (timeline.line.at(-1)?.values?.messages ?? []).filter(
-    (m: any) => !kept.has(String(m?.id ?? "")),
-  );
-  const dropped = undone.map((m: any) => ({
-    role: String(m?.getType?.() ?? "unknown"),
-    text: messageText(m),
-  }));
-  const { before: _, fork: __, ...point } = at;
-  const plan: RewindPlan = { turn: point, dropped, files, warnings: warningsOf(undone), text: "" };
-  plan.text = planText(plan, timeline.turns.length);
-  return { plan, at, targets };
+  return { files, targets, warnings: [] as string[], keep: new Set(Object.keys(before)) };
 }
 
 // The calls of the undone turns whose effects on the workspace rewind cannot see.
@@ -162,6 +201,10 @@ function messageText(m: any): string {
 }
 
 const ACTION_TEXT = { restore: "restore", delete: "delete " } as const;
+const SKIPPED_TEXT = {
+  binary: "a binary file: the snapshot does not keep it, left as it is",
+  too_big: "over the snapshot's 1 MiB cap: not kept, left as it is",
+} as const;
 const CONFLICT_TEXT = {
   changed_on_disk:
     "changed on disk since the agent's last write: left as it is (force overwrites it)",
@@ -178,7 +221,7 @@ function planText(plan: RewindPlan, turns: number): string {
   else lines.push("files:");
   for (const f of plan.files) {
     lines.push(
-      `  ${ACTION_TEXT[f.action]} ${f.path}${f.conflict ? `  (conflict: ${CONFLICT_TEXT[f.conflict]})` : ""}`,
+      `  ${ACTION_TEXT[f.action]} ${f.path}${f.conflict ? `  (conflict: ${CONFLICT_TEXT[f.conflict]})` : ""}${f.skipped ? `  (skipped: ${SKIPPED_TEXT[f.skipped]})` : ""}${f.merged ? "  (changed on disk since: those changes are kept)" : ""}`,
     );
   }
   for (const w of plan.warnings) lines.push(`note: ${w}`);

@@ -4,9 +4,16 @@ import fs from "node:fs";
 import path from "node:path";
 import type { RunSession } from "../engine.js";
 import type { ThreadConfig } from "../session-graph.js";
+import { logSnapshot } from "../snapshots/turn-log.js";
 import { openThreadsDb } from "../threads-db.js";
 import { readUsage, USAGE_KEY } from "../usage.js";
-import { insideWorkspace, planRewind, type RewindFile, type RewindPlan } from "./rewind-plan.js";
+import {
+  insideWorkspace,
+  planRewind,
+  type RestoreTarget,
+  type RewindFile,
+  type RewindPlan,
+} from "./rewind-plan.js";
 import { readTimeline, type Timeline, type TurnAt } from "./timeline.js";
 import { settle, writeState } from "./write-state.js";
 
@@ -30,6 +37,8 @@ export interface RewindResult {
   deleted: string[];
   /** Files left as they are because of a conflict (rewind again with `force` to overwrite). */
   conflicts: RewindFile[];
+  /** Files left as they are because the snapshot did not keep them (binary, over the cap). */
+  skipped: RewindFile[];
 }
 
 /**
@@ -56,30 +65,41 @@ export async function rewind(
   options: RewindOptions = {},
 ): Promise<RewindResult> {
   const timeline = await readTimeline(session);
-  const { plan, at, targets } = planRewind(session, timeline, turn);
+  const { plan, at, targets, keep } = planRewind(session, timeline, turn);
   const restored: string[] = [];
   const deleted: string[] = [];
   const conflicts: RewindFile[] = [];
+  const skipped: RewindFile[] = [];
   for (const file of plan.files) {
     const target = targets.get(file.path);
-    const absolute = insideWorkspace(session.workspace, file.path);
+    const absolute = placeOf(session.workspace, file.path);
+    if (file.skipped) {
+      skipped.push(file);
+      continue;
+    }
     const blocked =
       file.conflict === "unknown" || (file.conflict === "changed_on_disk" && !options.force);
     if (blocked || target === undefined || !absolute) {
       conflicts.push(file);
       continue;
     }
-    if (target === null) {
-      fs.rmSync(absolute, { force: true });
-      deleted.push(file.path);
-    } else {
-      fs.mkdirSync(path.dirname(absolute), { recursive: true });
-      writeNoFollow(absolute, target);
-      restored.push(file.path);
+    try {
+      put(absolute, target);
+      (target === null ? deleted : restored).push(file.path);
+    } catch {
+      // A directory in the file's place, or the file's parent is one no longer: left as it is.
+      conflicts.push(file);
     }
   }
+  pruneDirs(session.workspace, deleted, keep);
   const checkpoint = await forkAt(session, timeline, at);
   // The rewound thread is the one to continue: `delve -c` takes the newest.
+  if (plan.source === "snapshots") {
+    logSnapshot(session.workspace, session.thread.id, {
+      phase: "rewind",
+      wrote: [...restored, ...deleted],
+    });
+  }
   const db = await openThreadsDb(session.workspace);
   try {
     db.touch(session.thread.id);
@@ -92,7 +112,51 @@ export async function rewind(
     restored,
     deleted,
     conflicts,
+    skipped,
   };
+}
+
+// Writes the target at `file`. A link in the file's place is removed, never written through;
+// a deletion removes a file or a link, never a directory.
+function put(file: string, target: RestoreTarget): void {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new Error(`${file} is a directory`);
+  if (stat && (target === null || "link" in target || stat.isSymbolicLink())) fs.unlinkSync(file);
+  if (target === null) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if ("link" in target) fs.symlinkSync(target.link, file);
+  else writeNoFollow(file, target.bytes, target.mode);
+}
+
+// The path of a workspace file whose directories are the workspace's own (no link on the
+// way); the file itself may be a link, which `put` replaces.
+function placeOf(workspace: string, file: string): string | undefined {
+  const name = path.basename(file);
+  if (!name || name === "." || name === "..") return undefined;
+  const dir = path.dirname(file);
+  const parent = dir === "." || dir === "/" ? workspace : insideWorkspace(workspace, dir);
+  return parent ? path.join(parent, name) : undefined;
+}
+
+// Directories left empty by the deletions that held nothing before the turn go too.
+function pruneDirs(workspace: string, deleted: string[], keep: Set<string>): void {
+  const kept = new Set([...keep].flatMap((f) => parents(f)));
+  const dirs = [...new Set(deleted.flatMap((f) => parents(f)))].sort((a, b) => b.length - a.length);
+  for (const dir of dirs) {
+    if (kept.has(dir)) continue;
+    const absolute = insideWorkspace(workspace, dir);
+    try {
+      if (absolute && fs.readdirSync(absolute).length === 0) fs.rmdirSync(absolute);
+    } catch {
+      // Not empty or gone: left.
+    }
+  }
+}
+
+function parents(file: string): string[] {
+  const out: string[] = [];
+  for (let i = file.indexOf("/"); i >= 0; i = file.indexOf("/", i + 1)) out.push(file.slice(0, i));
+  return out;
 }
 
 // LangGraph time travel: a copy of the checkpoint becomes the thread's newest, so the next
@@ -107,11 +171,12 @@ async function forkAt(session: RunSession, timeline: Timeline, at: TurnAt): Prom
 }
 
 // A link put in the file's place after the check is not followed (the open fails instead).
-function writeNoFollow(file: string, text: string): void {
+function writeNoFollow(file: string, text: string | Buffer, mode?: number): void {
   const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
   const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o644);
   try {
     fs.writeFileSync(fd, text);
+    if (mode !== undefined) fs.fchmodSync(fd, mode);
   } finally {
     fs.closeSync(fd);
   }

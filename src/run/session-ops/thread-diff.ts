@@ -1,7 +1,9 @@
 // Everything a thread changed in the workspace: each file from before the thread's first
-// change to it to its latest content, from the checkpoint history.
+// change to it to its latest content, from the workspace snapshots (or, for a thread run
+// before them, the checkpoint history's write_file and edit_file calls).
 import type { RunSession } from "../engine.js";
 import { diffFiles, type FileDiff } from "../step-files.js";
+import { diskThreadDiff } from "./disk-plan.js";
 import { readTimeline } from "./timeline.js";
 
 /** What `threadDiff` returns. */
@@ -12,9 +14,15 @@ export interface ThreadDiff {
   text: string;
 }
 
-/** Everything the thread's agent changed with write_file and edit_file, as unified diffs. */
+/**
+ * Everything the thread's runs changed on disk (any tool: file tools, `execute`, subagents),
+ * from before its first run to what its last run left, as unified diffs; a thread run before
+ * snapshots shows its write_file and edit_file changes.
+ */
 export async function threadDiff(session: RunSession): Promise<ThreadDiff> {
-  const { files } = await readTimeline(session);
-  const changed = diffFiles(files[0] ?? {}, files.at(-1) ?? {});
+  const timeline = await readTimeline(session);
+  const { files } = timeline;
+  const changed =
+    diskThreadDiff(session, timeline) ?? diffFiles(files[0] ?? {}, files.at(-1) ?? {});
   return { files: changed, text: changed.map((f) => f.diff).join("") };
 }
