@@ -77,17 +77,24 @@ const BUILDERS: Record<string, Builder> = {
   bare: (model) => createAgent({ model, tools: [getTicketTool()] }) as any,
 };
 
-/** One timed invoke: the agent is built outside the timing; the run must reach the answer. */
-export function contender(build: Builder, workload: Workload, steps: number) {
+/**
+ * One timed invoke: the agent is built outside the timing; the run must reach the answer.
+ * Returns wall ms per step; with `cpu`, also appends this process's CPU ms per step to it
+ * (steadier than wall time when other work loads the machine).
+ */
+export function contender(build: Builder, workload: Workload, steps: number, cpu?: number[]) {
   return async (): Promise<number> => {
     const model = script(workload, steps);
     const agent = build(model);
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     const out = await agent.invoke(
       { messages: [new HumanMessage("Work through the tickets.")] },
       { recursionLimit: steps * 10 + 50 },
     );
     const ms = performance.now() - start;
+    const used = process.cpuUsage(cpuStart);
+    cpu?.push((used.user + used.system) / 1000 / steps);
     if (model.used !== steps + 1 || out.messages.at(-1)?.text !== "done") {
       throw new Error(`a ${workload} run stopped after ${model.used} of ${steps + 1} model calls`);
     }
@@ -113,20 +120,27 @@ export async function runHarnessStepsBench(options: BenchOptions): Promise<Bench
       workload === "get_ticket"
         ? ["delve", "delve-no-limits", "deepagents", "bare"]
         : ["delve", "deepagents"];
+    const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     const samples = await interleaved(
-      Object.fromEntries(names.map((n) => [n, contender(BUILDERS[n]!, workload, steps)])),
+      Object.fromEntries(names.map((n) => [n, contender(BUILDERS[n]!, workload, steps, cpu[n])])),
       plan,
     );
     const med = Object.fromEntries(names.map((n) => [n, median(samples[n]!)]));
+    // Every round appended a CPU figure; the warm-up rounds' come first.
+    const cpuMed = Object.fromEntries(
+      names.map((n) => [n, median(cpu[n]!.slice(plan.warmup ?? 0))]),
+    );
     const rows = names.map((n) => [
       n,
       formatMs(med[n]!),
       spread(samples[n]!),
       formatRatio(med.delve!, med[n]!),
+      formatMs(cpuMed[n]!),
+      formatRatio(cpuMed.delve!, cpuMed[n]!),
     ]);
     tables.push({
       caption: `${workload}: ${steps} steps, ${plan.runs} runs interleaved, median`,
-      headers: ["harness", "ms/step", "min..max", "delve/this"],
+      headers: ["harness", "ms/step", "min..max", "delve/this", "cpu ms/step", "cpu delve/this"],
       rows,
     });
     if (workload === "get_ticket") {
@@ -141,7 +155,7 @@ export async function runHarnessStepsBench(options: BenchOptions): Promise<Bench
     tables,
     targets,
     notes: [
-      "ms/step = whole invoke / steps; agents are built outside the timing.",
+      "ms/step = whole invoke / steps; agents are built outside the timing. cpu ms/step: this process's CPU time over the same invoke (steadier when other work loads the machine; targets use wall time).",
       "delve/bare is the overhead over langchain createAgent with the same tool (issue 22's target: at most 1.3x).",
       "delve/delve-no-limits is the per-step cost of the budget and loop-guard layer (LimitsMiddleware).",
     ],
