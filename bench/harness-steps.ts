@@ -77,17 +77,24 @@ const BUILDERS: Record<string, Builder> = {
   bare: (model) => createAgent({ model, tools: [getTicketTool()] }) as any,
 };
 
-/** One timed invoke: the agent is built outside the timing; the run must reach the answer. */
-export function contender(build: Builder, workload: Workload, steps: number) {
+/**
+ * One timed invoke: the agent is built outside the timing; the run must reach the answer.
+ * Returns wall ms per step; with `cpu`, also appends this process's CPU ms per step to it
+ * (steadier than wall time when other work loads the machine).
+ */
+export function contender(build: Builder, workload: Workload, steps: number, cpu?: number[]) {
   return async (): Promise<number> => {
     const model = script(workload, steps);
     const agent = build(model);
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     const out = await agent.invoke(
       { messages: [new HumanMessage("Work through the tickets.")] },
       { recursionLimit: steps * 10 + 50 },
     );
     const ms = performance.now() - start;
+    const used = process.cpuUsage(cpuStart);
+    cpu?.push((used.user + used.system) / 1000 / steps);
     if (model.used !== steps + 1 || out.messages.at(-1)?.text !== "done") {
       throw new Error(`a ${workload} run stopped after ${model.used} of ${steps + 1} model calls`);
     }
@@ -100,7 +107,8 @@ export function contender(build: Builder, workload: Workload, steps: number) {
 }
 
 /**
- * Times both workloads and checks delve/deepagents per step on `get_ticket` (<= 1.0).
+ * Times both workloads and checks, per step on `get_ticket`, delve/deepagents (<= 1.0) and
+ * delve/bare `createAgent` (<= 1.3).
  */
 export async function runHarnessStepsBench(options: BenchOptions): Promise<BenchReport> {
   const steps = options.smoke ? 10 : 200;
@@ -112,25 +120,33 @@ export async function runHarnessStepsBench(options: BenchOptions): Promise<Bench
       workload === "get_ticket"
         ? ["delve", "delve-no-limits", "deepagents", "bare"]
         : ["delve", "deepagents"];
+    const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     const samples = await interleaved(
-      Object.fromEntries(names.map((n) => [n, contender(BUILDERS[n]!, workload, steps)])),
+      Object.fromEntries(names.map((n) => [n, contender(BUILDERS[n]!, workload, steps, cpu[n])])),
       plan,
     );
     const med = Object.fromEntries(names.map((n) => [n, median(samples[n]!)]));
+    // Every round appended a CPU figure; the warm-up rounds' come first.
+    const cpuMed = Object.fromEntries(
+      names.map((n) => [n, median(cpu[n]!.slice(plan.warmup ?? 0))]),
+    );
     const rows = names.map((n) => [
       n,
       formatMs(med[n]!),
       spread(samples[n]!),
       formatRatio(med.delve!, med[n]!),
+      formatMs(cpuMed[n]!),
+      formatRatio(cpuMed.delve!, cpuMed[n]!),
     ]);
     tables.push({
       caption: `${workload}: ${steps} steps, ${plan.runs} runs interleaved, median`,
-      headers: ["harness", "ms/step", "min..max", "delve/this"],
+      headers: ["harness", "ms/step", "min..max", "delve/this", "cpu ms/step", "cpu delve/this"],
       rows,
     });
     if (workload === "get_ticket") {
       targets.push(
         target("steps: delve/deepagents (get_ticket)", med.delve! / med.deepagents!, 1, "x"),
+        target("steps: delve/bare createAgent (get_ticket)", med.delve! / med.bare!, 1.3, "x"),
       );
     }
   }
@@ -139,8 +155,8 @@ export async function runHarnessStepsBench(options: BenchOptions): Promise<Bench
     tables,
     targets,
     notes: [
-      "ms/step = whole invoke / steps; agents are built outside the timing.",
-      "delve/bare is the overhead over langchain createAgent with the same tool (no target).",
+      "ms/step = whole invoke / steps; agents are built outside the timing. cpu ms/step: this process's CPU time over the same invoke (steadier when other work loads the machine; targets use wall time).",
+      "delve/bare is the overhead over langchain createAgent with the same tool (issue 22's target: at most 1.3x).",
       "delve/delve-no-limits is the per-step cost of the budget and loop-guard layer (LimitsMiddleware).",
     ],
   };

@@ -8,6 +8,7 @@ import { createAgent } from "langchain";
 import { compactStateSchema } from "../checkpoint/delta-state.js";
 import { slimToolSends } from "../checkpoint/slim-tool-sends.js";
 import { cacheModelCalls } from "../langchain-seam/agent-graph.js";
+import { hoistHookStates } from "./hook-state.js";
 import type { StackMiddleware, StackModel, StackTool } from "./langchain-types.js";
 import { modelCallCachePolicy } from "./model-call-cache.js";
 
@@ -33,7 +34,8 @@ export interface CompileInput {
 }
 
 /**
- * Compiles one stack with LangChain's `createAgent`: compact state channels, tool calls sent
+ * Compiles one stack with LangChain's `createAgent`: compact state channels, the channels of
+ * Delve's model-call layers declared on the agent (`hoistHookStates`), tool calls sent
  * without a copy of the state, and (with `cache`) the model node served from the cache.
  *
  * @example
@@ -41,9 +43,11 @@ export interface CompileInput {
  */
 export function compileStack(input: CompileInput): any {
   const { snapshotEvery, cache, defaults, ...params } = input;
+  const hoisted = hoistHookStates(input.middleware);
   let agent: any = createAgent({
     ...params,
-    stateSchema: compactStateSchema(input.stateSchema, snapshotEvery),
+    middleware: hoisted.middleware,
+    stateSchema: compactStateSchema(input.stateSchema, snapshotEvery, hoisted.fields),
   } as any);
   // withConfig compiles a new graph, so the cache goes on the final one.
   if (defaults) agent = agent.withConfig(defaults);

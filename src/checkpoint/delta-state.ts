@@ -15,11 +15,13 @@ export const DEFAULT_SNAPSHOT_EVERY = 500;
  * channels (a checkpoint stores what a step changed), then the user's own fields, which win
  * on a name clash. `createAgent` applies this schema before the middleware's, so these
  * channels replace the middleware's `files` and LangChain's `messages`. A zod object is
- * taken field by field, reducers (`withLangGraph`) included.
+ * taken field by field, reducers (`withLangGraph`) included. `middlewareFields` (channels of
+ * middleware declared on the agent, see `hoistHookStates`) come last and never replace one.
  */
 export function compactStateSchema(
   user: unknown,
   snapshotEvery = DEFAULT_SNAPSHOT_EVERY,
+  middlewareFields: Record<string, unknown> = {},
 ): StateSchema<any> {
   const fields: Record<string, any> = {
     messages: messagesDeltaValue(snapshotEvery),
@@ -37,5 +39,7 @@ export function compactStateSchema(
         : schema;
     }
   }
+  for (const [key, field] of Object.entries(middlewareFields))
+    if (!(key in fields)) fields[key] = field;
   return new StateSchema(fields);
 }

@@ -2,6 +2,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
+import { hookState, withAgentLevelState } from "../agent/hook-state.js";
 import type { StackTool } from "../agent/langchain-types.js";
 import { argumentProblems, withoutNullOptionals } from "../agent/tool-args.js";
 import { setSurfacePlan } from "../surface/surface-plan.js";
@@ -46,53 +47,54 @@ export function toolDeferralMiddleware(options: {
     const name = (t as { name?: unknown } | null)?.name;
     return typeof name === "string" && byName.has(name);
   };
-  const middleware = createMiddleware({
-    name: DEFERRAL_MIDDLEWARE_NAME,
-    stateSchema: new StateSchema({
-      [LOADED_TOOLS_KEY]: new ReducedValue(
-        loadedSchema.default(() => []),
-        {
-          inputSchema: loadedSchema.optional(),
-          reducer: union,
-        },
-      ),
-    }),
-    tools: [createSearchToolsTool(entries)],
-    wrapModelCall: (request, handler) => {
-      const loaded = (request.state as Record<string, unknown>)[LOADED_TOOLS_KEY] as
-        | string[]
-        | undefined;
-      const shown = request.tools.filter(
-        (t) => !isDeferred(t) || loaded?.includes((t as { name: string }).name),
-      );
-      return shown.length === request.tools.length
-        ? handler(request)
-        : handler({ ...request, tools: shown });
-    },
-    wrapToolCall: async (request, handler) => {
-      const call = request.toolCall;
-      const entry = byName.get(call.name);
-      const loaded = (request.state as Record<string, unknown> | undefined)?.[LOADED_TOOLS_KEY];
-      if (!entry || (Array.isArray(loaded) && loaded.includes(call.name))) return handler(request);
-      const problems = argumentProblems(
-        entry.tool,
-        withoutNullOptionals(entry.tool, call.args ?? {}),
-      );
-      if (problems.length) {
-        const text = `Error: ${call.name} was not loaded yet, and these arguments do not fit it: ${problems.join("; ")}. It is loaded now; its definition:\n${definitionLine(entry)}\nFix the arguments and call it again.`;
-        return loadingResult(
-          new ToolMessage({
-            content: text,
-            tool_call_id: call.id ?? "",
-            name: call.name,
-            status: "error",
-          }),
-          [call.name],
+  const middleware = withAgentLevelState(
+    createMiddleware({
+      name: DEFERRAL_MIDDLEWARE_NAME,
+      stateSchema: new StateSchema({
+        [LOADED_TOOLS_KEY]: new ReducedValue(
+          loadedSchema.default(() => []),
+          {
+            inputSchema: loadedSchema.optional(),
+            reducer: union,
+          },
+        ),
+      }),
+      tools: [createSearchToolsTool(entries)],
+      wrapModelCall: (request, handler) => {
+        const loaded = hookState(request)[LOADED_TOOLS_KEY] as string[] | undefined;
+        const shown = request.tools.filter(
+          (t) => !isDeferred(t) || loaded?.includes((t as { name: string }).name),
         );
-      }
-      return withLoaded(await handler(request), call.name);
-    },
-  });
+        return shown.length === request.tools.length
+          ? handler(request)
+          : handler({ ...request, tools: shown });
+      },
+      wrapToolCall: async (request, handler) => {
+        const call = request.toolCall;
+        const entry = byName.get(call.name);
+        const loaded = hookState(request)[LOADED_TOOLS_KEY];
+        if (!entry || (Array.isArray(loaded) && loaded.includes(call.name)))
+          return handler(request);
+        const problems = argumentProblems(
+          entry.tool,
+          withoutNullOptionals(entry.tool, call.args ?? {}),
+        );
+        if (problems.length) {
+          const text = `Error: ${call.name} was not loaded yet, and these arguments do not fit it: ${problems.join("; ")}. It is loaded now; its definition:\n${definitionLine(entry)}\nFix the arguments and call it again.`;
+          return loadingResult(
+            new ToolMessage({
+              content: text,
+              tool_call_id: call.id ?? "",
+              name: call.name,
+              status: "error",
+            }),
+            [call.name],
+          );
+        }
+        return withLoaded(await handler(request), call.name);
+      },
+    }),
+  );
   setSurfacePlan(middleware, {
     hidden: new Map(entries.map((e) => [e.name, DEFERRED_REASON])),
     deferred: { tools: entries.map((e) => e.tool), index: toolIndex(entries) },

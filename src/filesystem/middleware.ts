@@ -5,6 +5,7 @@ import {
   FS_TOOL_NAMES,
   type FsToolName,
 } from "../agent/builtin-names.js";
+import { withAgentLevelState } from "../agent/hook-state.js";
 import { filesStateValue } from "../backends/file-map/files-state.js";
 import { StateBackend } from "../backends/file-map/state.js";
 import { assertBackendInstance } from "../backends/protocol/assert-backend.js";
@@ -136,18 +137,20 @@ export function filesystemMiddleware(options: FilesystemMiddlewareOptions = {}) 
     if (override) built.description = override;
     return built;
   });
-  const middleware = createMiddleware({
-    name: FILESYSTEM_MIDDLEWARE_NAME,
-    stateSchema: new StateSchema({ files: filesStateValue() }),
-    tools,
-    wrapModelCall: (request, handler) => {
-      if (hidden.size === 0) return handler(request);
-      return handler({
-        ...request,
-        tools: request.tools.filter((t: any) => !hidden.has(t?.name)),
-      });
-    },
-  });
+  const middleware = withAgentLevelState(
+    createMiddleware({
+      name: FILESYSTEM_MIDDLEWARE_NAME,
+      stateSchema: new StateSchema({ files: filesStateValue() }),
+      tools,
+      wrapModelCall: (request, handler) => {
+        if (hidden.size === 0) return handler(request);
+        return handler({
+          ...request,
+          tools: request.tools.filter((t: any) => !hidden.has(t?.name)),
+        });
+      },
+    }),
+  );
   // Rules in "interrupt" mode: the approval middleware asks this gate which calls need a human;
   // without one (this middleware used alone), such paths are refused.
   setPathApprovalGate(middleware, pathApprovalGate(rules, names));

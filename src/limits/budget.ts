@@ -21,6 +21,8 @@ export interface BudgetContext {
   /** 0 for the main agent, 1 inside a subagent, ... */
   depth: number;
   guard: LoopGuard;
+  /** The thread's state held a `limit` marker when the run started, not yet cleared. */
+  marked?: boolean;
 }
 
 const scopes = new AsyncLocalStorage<BudgetContext>();
@@ -123,6 +125,7 @@ export function startRun(state: unknown, id?: string): BudgetContext {
     live: { counts, startedAt: Date.now(), wallBefore: counts.wallMs },
     depth: 0,
     guard: new LoopGuard(),
+    marked: hasLimitMarker(state),
   };
   if (running.size >= MAX_RUNNING) running.delete(running.keys().next().value as string);
   running.set(counts.run, context);
@@ -132,19 +135,27 @@ export function startRun(state: unknown, id?: string): BudgetContext {
 // One `invoke` or `stream` of the agent (withRunScopes): its run starts at its first call.
 const invokes = new AsyncLocalStorage<{ context?: BudgetContext }>();
 
+// Whether a saved budget value carries a limit marker (`{ counts, limit }` with a limit set).
+function hasLimitMarker(state: unknown): boolean {
+  const budget = (state as Record<string, unknown> | undefined)?.[BUDGET_KEY];
+  return Boolean(budget && typeof budget === "object" && (budget as { limit?: unknown }).limit);
+}
+
 /**
  * The context of a call: a subagent's (opened by the parent's `task` call), else the run of
  * this `invoke` (started from the thread's saved counts at its first call), else the main
  * agent's run in progress (by the id in its state), else a run resumed in a new process.
+ * `readState` is called only when a run starts or is looked up (not on every call).
  */
-export function contextOf(state: unknown): BudgetContext {
+export function contextOf(readState: () => unknown): BudgetContext {
   const scoped = scopes.getStore();
   if (scoped) return scoped;
   const invoke = invokes.getStore();
   if (invoke) {
-    invoke.context ??= startRun(state);
+    invoke.context ??= startRun(readState());
     return invoke.context;
   }
+  const state = readState();
   const run = readBudget(state).run;
   const found = run ? running.get(run) : undefined;
   return found ?? startRun(state, run);

@@ -2,6 +2,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import { z } from "zod";
+import { hookState, withAgentLevelState } from "../agent/hook-state.js";
 import {
   currentUsageScope,
   type UsageScope,
@@ -42,51 +43,54 @@ const hitSchema = z.object({
  */
 export function limitsMiddleware(limits: RunLimits): AgentMiddleware {
   const loop = limits.loop === false ? false : { ...DEFAULT_LOOP_GUARD, ...(limits.loop ?? {}) };
-  return createMiddleware({
-    name: LIMITS_MIDDLEWARE_NAME,
-    stateSchema: new StateSchema({
-      [BUDGET_KEY]: new ReducedValue(z.any().optional(), { reducer: mergeCounts as never }),
-    }),
-    wrapModelCall: async (request, handler) => {
-      const context = contextOf(request.state);
-      const hit = exceeded(context.live, limits);
-      if (hit) return stop(context, hit);
-      const outer = currentUsageScope();
-      const scope: UsageScope = { records: [], ...(outer?.agent ? { agent: outer.agent } : {}) };
-      const response = await withUsageScope(scope, () => handler(request));
-      // The summarizer's calls reported here go on to a usage middleware outside this one.
-      outer?.records.push(...scope.records);
-      const own = usageOfReply(response, "main");
-      const live = context.live.counts;
-      live.modelCalls += 1 + scope.records.filter((r) => r.agent === "summarizer").length;
-      for (const record of own ? [...scope.records, own] : scope.records) {
-        live.tokens += record.input + record.output;
-        live.costUsd += costUsd(record, resolvePrice(record.model)) ?? 0;
-      }
-      const reply = AIMessage.isInstance(response) ? response : undefined;
-      const verdict = context.guard.observe((reply?.tool_calls ?? []) as never, loop);
-      if (verdict.stop) return stop(context, verdict.stop, reply?.id);
-      nudges.set(context, verdict.nudges);
-      if (!reply || inSubagent()) return response;
-      // The run goes on: a marker left by an earlier run of the thread is cleared.
-      const counts = stateCopy(context.live);
-      const update = readLimitHit(request.state) ? { counts, limit: null } : counts;
-      return new Command({ update: { [BUDGET_KEY]: update } }) as never;
-    },
-    wrapToolCall: async (request, handler) => {
-      const context = contextOf(request.state);
-      const call = request.toolCall;
-      const refusal = refuse(context, limits, call);
-      if (refusal) return toolError(call, refusal);
-      context.live.counts.toolCalls++;
-      const timeoutMs = timeoutOf(request.tool, call?.name, limits);
-      const run = () =>
-        timeoutMs ? runWithTimeout(request, timeoutMs, handler) : handler(request);
-      const result = await (call?.name === "task" ? withSubagentContext(context, run) : run());
-      const note = call?.id ? nudges.get(context)?.get(call.id) : undefined;
-      return (note ? withNote(result, note) : result) as never;
-    },
-  }) as AgentMiddleware;
+  return withAgentLevelState(
+    createMiddleware({
+      name: LIMITS_MIDDLEWARE_NAME,
+      stateSchema: new StateSchema({
+        [BUDGET_KEY]: new ReducedValue(z.any().optional(), { reducer: mergeCounts as never }),
+      }),
+      wrapModelCall: async (request, handler) => {
+        const context = contextOf(() => hookState(request));
+        const hit = exceeded(context.live, limits);
+        if (hit) return stop(context, hit);
+        const outer = currentUsageScope();
+        const scope: UsageScope = { records: [], ...(outer?.agent ? { agent: outer.agent } : {}) };
+        const response = await withUsageScope(scope, () => handler(request));
+        // The summarizer's calls reported here go on to a usage middleware outside this one.
+        outer?.records.push(...scope.records);
+        const own = usageOfReply(response, "main");
+        const live = context.live.counts;
+        live.modelCalls += 1 + scope.records.filter((r) => r.agent === "summarizer").length;
+        for (const record of own ? [...scope.records, own] : scope.records) {
+          live.tokens += record.input + record.output;
+          live.costUsd += costUsd(record, resolvePrice(record.model)) ?? 0;
+        }
+        const reply = AIMessage.isInstance(response) ? response : undefined;
+        const verdict = context.guard.observe((reply?.tool_calls ?? []) as never, loop);
+        if (verdict.stop) return stop(context, verdict.stop, reply?.id);
+        nudges.set(context, verdict.nudges);
+        if (!reply || inSubagent()) return response;
+        // The run goes on: a marker left by an earlier run of the thread is cleared.
+        const counts = stateCopy(context.live);
+        const update = context.marked ? { counts, limit: null } : counts;
+        context.marked = false;
+        return new Command({ update: { [BUDGET_KEY]: update } }) as never;
+      },
+      wrapToolCall: async (request, handler) => {
+        const context = contextOf(() => hookState(request));
+        const call = request.toolCall;
+        const refusal = refuse(context, limits, call);
+        if (refusal) return toolError(call, refusal);
+        context.live.counts.toolCalls++;
+        const timeoutMs = timeoutOf(request.tool, call?.name, limits);
+        const run = () =>
+          timeoutMs ? runWithTimeout(request, timeoutMs, handler) : handler(request);
+        const result = await (call?.name === "task" ? withSubagentContext(context, run) : run());
+        const note = call?.id ? nudges.get(context)?.get(call.id) : undefined;
+        return (note ? withNote(result, note) : result) as never;
+      },
+    }) as AgentMiddleware,
+  );
 }
 
 // The nudges of each agent's last reply, for its tool calls to append.

@@ -147,7 +147,10 @@ async function attemptWithin(request: any, handler: Handler, ms: number): Promis
     }, ms);
   });
   // The attempt's signal goes with the call, so a timed-out attempt's request is dropped.
-  const modelSettings = { ...request.modelSettings, signal };
+  // ChatOpenAI keeps bound settings as defaults that the run's own signal replaces at call
+  // time, so the attempt's deadline also goes as `timeout` (a standard call option, which
+  // the provider SDKs apply to the HTTP request): the request is closed, not abandoned.
+  const modelSettings = { ...request.modelSettings, signal, timeout: ms };
   const call = handler({ ...request, modelSettings });
   try {
     return await Promise.race([call, expired]);

@@ -3,6 +3,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { Command, DeltaValue, isCommand, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import { z } from "zod";
+import { withAgentLevelState } from "../agent/hook-state.js";
 import { DEFAULT_SNAPSHOT_EVERY } from "../checkpoint/delta-state.js";
 import { llmTypeOf } from "../langchain-seam/chat-models.js";
 import {
@@ -113,42 +114,44 @@ function modelNameOf(model: unknown): string | undefined {
  * is not recorded (its reply cannot carry a state update).
  */
 export function usageMiddleware(): AgentMiddleware {
-  return createMiddleware({
-    name: USAGE_MIDDLEWARE_NAME,
-    // A reduced value here, since LangChain's middleware state cannot hold a delta channel;
-    // `usageStateSchema()` in the agent's `stateSchema` replaces it with one.
-    stateSchema: new StateSchema({
-      [USAGE_KEY]: new ReducedValue(recordsSchema(), {
-        inputSchema: z.array(recordSchema).optional(),
-        reducer: (current: UsageRecord[], next?: UsageRecord[]) =>
-          appendRecords(current, [next ?? []]),
+  return withAgentLevelState(
+    createMiddleware({
+      name: USAGE_MIDDLEWARE_NAME,
+      // A reduced value here, since LangChain's middleware state cannot hold a delta channel;
+      // `usageStateSchema()` in the agent's `stateSchema` replaces it with one.
+      stateSchema: new StateSchema({
+        [USAGE_KEY]: new ReducedValue(recordsSchema(), {
+          inputSchema: z.array(recordSchema).optional(),
+          reducer: (current: UsageRecord[], next?: UsageRecord[]) =>
+            appendRecords(current, [next ?? []]),
+        }),
       }),
-    }),
-    wrapModelCall: async (request, handler) => {
-      const outer = currentUsageScope();
-      const scope: UsageScope = { records: [] };
-      const response = await withUsageScope(scope, () => handler(request));
-      const own = usageOfReply(response, outer?.agent ?? "main", modelNameOf(request.model));
-      const records = (own ? [...scope.records, own] : scope.records).map(withId);
-      if (records.length === 0) return response;
-      // A subagent's records also go to the `task` call that runs it, for the parent's state.
-      outer?.records.push(...records);
-      if (!AIMessage.isInstance(response)) return response;
-      // LangChain keeps the reply as the step's message and applies this update beside it.
-      return new Command({ update: { [USAGE_KEY]: records } }) as never;
-    },
-    wrapToolCall: async (request, handler) => {
-      const args = (request.toolCall?.args ?? {}) as Record<string, unknown>;
-      if (request.toolCall?.name !== "task" || typeof args.subagent_type !== "string")
-        return handler(request);
-      const outer = currentUsageScope();
-      const scope: UsageScope = { records: [], agent: args.subagent_type };
-      const result = await withUsageScope(scope, () => handler(request));
-      if (scope.records.length === 0) return result;
-      outer?.records.push(...scope.records);
-      return withUsage(result, scope.records) as never;
-    },
-  }) as AgentMiddleware;
+      wrapModelCall: async (request, handler) => {
+        const outer = currentUsageScope();
+        const scope: UsageScope = { records: [] };
+        const response = await withUsageScope(scope, () => handler(request));
+        const own = usageOfReply(response, outer?.agent ?? "main", modelNameOf(request.model));
+        const records = (own ? [...scope.records, own] : scope.records).map(withId);
+        if (records.length === 0) return response;
+        // A subagent's records also go to the `task` call that runs it, for the parent's state.
+        outer?.records.push(...records);
+        if (!AIMessage.isInstance(response)) return response;
+        // LangChain keeps the reply as the step's message and applies this update beside it.
+        return new Command({ update: { [USAGE_KEY]: records } }) as never;
+      },
+      wrapToolCall: async (request, handler) => {
+        const args = (request.toolCall?.args ?? {}) as Record<string, unknown>;
+        if (request.toolCall?.name !== "task" || typeof args.subagent_type !== "string")
+          return handler(request);
+        const outer = currentUsageScope();
+        const scope: UsageScope = { records: [], agent: args.subagent_type };
+        const result = await withUsageScope(scope, () => handler(request));
+        if (scope.records.length === 0) return result;
+        outer?.records.push(...scope.records);
+        return withUsage(result, scope.records) as never;
+      },
+    }) as AgentMiddleware,
+  );
 }
 
 // Adds records to a tool result: a Command gains a `usage` update, a message becomes one.

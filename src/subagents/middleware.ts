@@ -7,6 +7,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
+import { hookState, withAgentLevelState } from "../agent/hook-state.js";
 import { createTaskTool, TASK_WRITES_KEY, type TaskFileWrite, type TaskSubagent } from "./task.js";
 
 /** What the general-purpose subagent is told by default. */
@@ -72,30 +73,32 @@ export function subAgentMiddleware(options: {
   /** The parent's permission rules: subagents' file changes merge back only where they allow. */
   permissions?: readonly PermissionRule[];
 }) {
-  return createMiddleware({
-    name: SUBAGENT_MIDDLEWARE_NAME,
-    stateSchema: new StateSchema({
-      [TASK_WRITES_KEY]: new ReducedValue(
-        z.array(writeSchema).default(() => []),
-        {
-          inputSchema: z.array(writeSchema).optional(),
-          reducer: (current: TaskFileWrite[], next?: TaskFileWrite[]) => [
-            ...(current ?? []),
-            ...(next ?? []),
-          ],
-        },
-      ),
+  return withAgentLevelState(
+    createMiddleware({
+      name: SUBAGENT_MIDDLEWARE_NAME,
+      stateSchema: new StateSchema({
+        [TASK_WRITES_KEY]: new ReducedValue(
+          z.array(writeSchema).default(() => []),
+          {
+            inputSchema: z.array(writeSchema).optional(),
+            reducer: (current: TaskFileWrite[], next?: TaskFileWrite[]) => [
+              ...(current ?? []),
+              ...(next ?? []),
+            ],
+          },
+        ),
+      }),
+      tools: [createTaskTool(options.subagents, options.taskDescription, options.permissions)],
+      // No beforeModel hook: a graph node per step costs more than this check (see bench/).
+      wrapModelCall: (request, handler) => {
+        const notices = conflictsOfLastTurn(
+          request.messages,
+          hookState(request)[TASK_WRITES_KEY] as TaskFileWrite[] | undefined,
+        );
+        if (notices.length === 0) return handler(request);
+        const text = `File conflicts from parallel subagents:\n- ${notices.join("\n- ")}`;
+        return handler({ ...request, systemMessage: request.systemMessage.concat(`\n\n${text}`) });
+      },
     }),
-    tools: [createTaskTool(options.subagents, options.taskDescription, options.permissions)],
-    // No beforeModel hook: a graph node per step costs more than this check (see bench/).
-    wrapModelCall: (request, handler) => {
-      const notices = conflictsOfLastTurn(
-        request.messages,
-        (request.state as any)[TASK_WRITES_KEY],
-      );
-      if (notices.length === 0) return handler(request);
-      const text = `File conflicts from parallel subagents:\n- ${notices.join("\n- ")}`;
-      return handler({ ...request, systemMessage: request.systemMessage.concat(`\n\n${text}`) });
-    },
-  });
+  );
 }

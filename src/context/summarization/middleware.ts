@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, REMOVE_ALL_MESSAGES, StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
+import { withAgentLevelState } from "../../agent/hook-state.js";
 import { filesStateValue } from "../../backends/file-map/files-state.js";
 import { StateBackend } from "../../backends/file-map/state.js";
 import type { BackendProtocol } from "../../backends/protocol/protocol.js";
@@ -108,74 +109,78 @@ export function summarizationMiddleware(options: SummarizationOptions = {}) {
     return window;
   }
 
-  return createMiddleware({
-    name: SUMMARIZATION_MIDDLEWARE_NAME,
-    stateSchema: new StateSchema({
-      files: filesStateValue(),
-    }),
-    wrapModelCall: async (request, handler) => {
-      // A surface inspection never calls (or resolves) the model: nothing to summarise.
-      if (request.runtime.configurable?.[PROBE_KEY]) return handler(request);
-      const window = await windowOf(request.model);
-      const systemPrompt = request.systemMessage?.text ?? request.systemPrompt;
-      const size = (messages: readonly BaseMessage[]) =>
-        requestTokens({ systemPrompt, messages, tools: request.tools });
-      const compactor: Compactor = {
-        keep,
-        backend,
-        mentions,
-        window,
-        threshold: trigger * window,
-        size,
-        summarizer: (summarizer ?? request.model) as Summarizer,
-        transcript: (messages: readonly BaseMessage[]) =>
-          transcriptPath(dir, request.runtime as any, messages, options.agentName),
-      };
-      let plan: Compaction | undefined;
-      let messages = request.messages;
-      if (size(messages) >= compactor.threshold) {
-        try {
-          plan = await compactMessages(messages, compactor, false);
-        } catch (error) {
-          // Below the window still (85%): carry on uncompacted rather than end the run.
-          console.warn(`[delve] summarization failed, continuing without it: ${messageOf(error)}`);
-        }
-        if (plan) messages = applyCompaction(messages, plan);
-      }
-      let response: unknown;
-      try {
-        response = await handler({ ...request, messages });
-      } catch (error) {
-        if (!isContextOverflowError(error)) throw error;
-        const forced = await compactMessages(messages, compactor, true).catch(
-          (failure: unknown) => {
+  return withAgentLevelState(
+    createMiddleware({
+      name: SUMMARIZATION_MIDDLEWARE_NAME,
+      stateSchema: new StateSchema({
+        files: filesStateValue(),
+      }),
+      wrapModelCall: async (request, handler) => {
+        // A surface inspection never calls (or resolves) the model: nothing to summarise.
+        if (request.runtime.configurable?.[PROBE_KEY]) return handler(request);
+        const window = await windowOf(request.model);
+        const systemPrompt = request.systemMessage?.text ?? request.systemPrompt;
+        const size = (messages: readonly BaseMessage[]) =>
+          requestTokens({ systemPrompt, messages, tools: request.tools });
+        const compactor: Compactor = {
+          keep,
+          backend,
+          mentions,
+          window,
+          threshold: trigger * window,
+          size,
+          summarizer: (summarizer ?? request.model) as Summarizer,
+          transcript: (messages: readonly BaseMessage[]) =>
+            transcriptPath(dir, request.runtime as any, messages, options.agentName),
+        };
+        let plan: Compaction | undefined;
+        let messages = request.messages;
+        if (size(messages) >= compactor.threshold) {
+          try {
+            plan = await compactMessages(messages, compactor, false);
+          } catch (error) {
+            // Below the window still (85%): carry on uncompacted rather than end the run.
             console.warn(
-              `[delve] summarization after a context overflow failed: ${messageOf(failure)}`,
+              `[delve] summarization failed, continuing without it: ${messageOf(error)}`,
             );
-            return undefined;
+          }
+          if (plan) messages = applyCompaction(messages, plan);
+        }
+        let response: unknown;
+        try {
+          response = await handler({ ...request, messages });
+        } catch (error) {
+          if (!isContextOverflowError(error)) throw error;
+          const forced = await compactMessages(messages, compactor, true).catch(
+            (failure: unknown) => {
+              console.warn(
+                `[delve] summarization after a context overflow failed: ${messageOf(failure)}`,
+              );
+              return undefined;
+            },
+          );
+          if (!forced) throw error;
+          plan = mergeCompactions(plan, forced);
+          response = await handler({ ...request, messages: applyCompaction(messages, forced) });
+        }
+        // A structured response is not an AIMessage and must come back as it is.
+        if (!plan || !AIMessage.isInstance(response)) return response as AIMessage;
+        // Rewrite the thread in the same step (no extra graph node per step): the response
+        // keeps its id, so LangChain's own append of it is replaced, not doubled.
+        // The id must survive a reload of the checkpoint.
+        if (response.id == null) setMessageId(response, `summarized-${crypto.randomUUID()}`);
+        return new Command({
+          update: {
+            messages: [
+              new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+              ...applyCompaction((request.state as any).messages ?? [], plan),
+              response,
+            ],
           },
-        );
-        if (!forced) throw error;
-        plan = mergeCompactions(plan, forced);
-        response = await handler({ ...request, messages: applyCompaction(messages, forced) });
-      }
-      // A structured response is not an AIMessage and must come back as it is.
-      if (!plan || !AIMessage.isInstance(response)) return response as AIMessage;
-      // Rewrite the thread in the same step (no extra graph node per step): the response
-      // keeps its id, so LangChain's own append of it is replaced, not doubled.
-      // The id must survive a reload of the checkpoint.
-      if (response.id == null) setMessageId(response, `summarized-${crypto.randomUUID()}`);
-      return new Command({
-        update: {
-          messages: [
-            new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
-            ...applyCompaction((request.state as any).messages ?? [], plan),
-            response,
-          ],
-        },
-      });
-    },
-  });
+        });
+      },
+    }),
+  );
 }
 
 function messageOf(error: unknown): string {
