@@ -1,3 +1,4 @@
+import { completionsChunks, completionsStreamProblem } from "./fake-streams.js";
 import {
   type FakeApi,
   freshId,
@@ -9,8 +10,9 @@ import {
   type WireTurn,
 } from "./wire-rules.js";
 
-// A local imitation of OpenAI's HTTP API: POST /v1/chat/completions and POST /v1/responses,
-// refusing what the real API refuses with its 400 shape, answering from a script.
+// A local imitation of OpenAI's HTTP API: POST /v1/chat/completions (also streamed) and
+// POST /v1/responses, refusing what the real API refuses with its 400 shape, answering from
+// a script.
 
 const openAiError = (message: string) => ({
   error: { message, type: "invalid_request_error", param: null, code: null },
@@ -22,7 +24,12 @@ export function startFakeOpenAi(): Promise<FakeApi> {
     basePath: "/v1",
     errorBody: openAiError,
     routes: {
-      "/chat/completions": { validate: validateCompletions, answer: completionsAnswer },
+      "/chat/completions": {
+        validate: validateCompletions,
+        answer: completionsAnswer,
+        stream: { problem: completionsStreamProblem, events: completionsChunks },
+        done: true,
+      },
       "/responses": { validate: validateResponses, answer: responsesAnswer },
     },
   });
