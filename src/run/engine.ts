@@ -244,7 +244,7 @@ function session(
     try {
       const stream = await agent.stream(input, {
         ...config,
-        streamMode: ["updates"],
+        streamMode: limits.textDeltas ? ["updates", "messages"] : ["updates"],
         subgraphs: true,
         signal: controller.signal,
         durability: "sync",

@@ -86,6 +86,12 @@ export type RunEvent =
       sandbox: string;
       approval: string;
     }
+  /**
+   * A piece of the text a model is writing, as it arrives (only when the run asked for them:
+   * `RunLimits.textDeltas`, `--include-partial-messages`). The message's whole text still
+   * follows once as a `text` event: a reader that ignores deltas misses nothing.
+   */
+  | { v: 1; type: "text_delta"; agent: string; text: string }
   | { v: 1; type: "text"; agent: string; text: string }
   | { v: 1; type: "tool_call"; agent: string; call_id: string; tool: string; args: unknown }
   | {
@@ -131,6 +137,7 @@ export type RunEvent =
 /** The `type`s of run events, in the order a reader usually meets them. */
 export const RUN_EVENT_TYPES = [
   "thread",
+  "text_delta",
   "text",
   "tool_call",
   "tool_result",

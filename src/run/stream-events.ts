@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { isAIMessageChunk } from "@langchain/core/messages";
 import { createTwoFilesPatch } from "diff";
+import { MODEL_NODE } from "../langchain-seam/agent-graph.js";
 import type { RunEvent } from "./events.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 
@@ -25,7 +27,8 @@ export function contentText(content: unknown): string {
 }
 
 /**
- * Turns the chunks of `agent.stream(..., { streamMode: ["updates"], subgraphs: true })` into
+ * Turns the chunks of `agent.stream(..., { streamMode: ["updates"] or ["updates", "messages"],
+ * subgraphs: true })` into
  * run events. Keeps the file contents before each file tool call to report its diff.
  */
 export class EventTranslator {
@@ -35,6 +38,7 @@ export class EventTranslator {
   // Some nodes' updates repeat messages already reported (a middleware hook returns the
   // whole list; an edited call comes back under the same id): each is reported once.
   readonly #seen = new Set<string>();
+  readonly #deltaSource = new Map<string, string>();
 
   constructor(
     private readonly workspace: string,
@@ -56,13 +60,14 @@ export class EventTranslator {
     this.#before.set(call.id ?? "", { file, rel, content: readText(file) });
   }
 
-  /** The events of one stream chunk. */
+  /** The events of one stream chunk (`updates`, or `messages` for text deltas). */
   translate(chunk: unknown): RunEvent[] {
-    const [ns, , data] = (
+    const [ns, mode, data] = (
       Array.isArray(chunk) && chunk.length === 3 ? chunk : [[], "updates", chunk]
-    ) as [string[], string, Record<string, any>];
+    ) as [string[], string, any];
     const top = ns.length === 0;
     const agent = top ? "main" : this.#activeSubagent();
+    if (mode === "messages") return this.#textDelta(data, agent);
     const out: RunEvent[] = [];
     for (const [node, update] of Object.entries(data ?? {})) {
       if (node === "__interrupt__") continue;
@@ -77,6 +82,23 @@ export class EventTranslator {
       }
     }
     return out;
+  }
+
+  // A `messages` chunk is [message, metadata]: only the agents' model nodes' streamed pieces
+  // are deltas (a whole message, a tool's, or another model call's such as the summarizer's,
+  // is not: its text comes with the node's update). A chat model wrapping another (a string
+  // model's configurable wrapper) streams each piece twice under two ids: each model step
+  // keeps the first id that brought text.
+  #textDelta(data: unknown, agent: string): RunEvent[] {
+    const [message, metadata] = (Array.isArray(data) ? data : []) as [any, any];
+    if (!isAIMessageChunk(message) || metadata?.langgraph_node !== MODEL_NODE) return [];
+    const text = contentText(message.content);
+    if (!text) return [];
+    const step = `${metadata.langgraph_checkpoint_ns ?? ""}|${metadata.langgraph_step ?? ""}`;
+    const source = this.#deltaSource.get(step);
+    if (source === undefined) this.#deltaSource.set(step, String(message.id));
+    else if (source !== String(message.id)) return [];
+    return [{ v: 1, type: "text_delta", agent, text }];
   }
 
   #message(message: any, agent: string, top: boolean): RunEvent[] {

@@ -127,7 +127,7 @@ describe("the fake refuses a streaming request the real API refuses", () => {
         }),
       });
       expect(res.status).toBe(400);
-      expect((await res.json()).error.message).toMatch(/only allowed when 'stream' is enabled/);
+      expect(((await res.json()) as any).error.message).toMatch(/only allowed when 'stream' is enabled/);
       expect(fake.remaining()).toBe(1);
     } finally {
       await fake.close();
