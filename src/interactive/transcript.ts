@@ -1,5 +1,13 @@
 import type { RunEvent, RunResult } from "../run/events.js";
-import { count, diffLines, foldedResult, type Line, shortArgs, textLines } from "./lines.js";
+import {
+  count,
+  diffLines,
+  FOLDED_LINES,
+  foldedResult,
+  type Line,
+  shortArgs,
+  textLines,
+} from "./lines.js";
 
 /** What the status line shows; updated by usage and result events. */
 export interface StatusInfo {
@@ -20,21 +28,37 @@ const FILE_TOOLS = new Set(["write_file", "edit_file", "delete"]);
  * coloured, subagent work indented under its task call. Pure: the controller writes the lines.
  */
 export class TranscriptFolder {
-  /** The full text of the last folded tool result (ctrl+o shows it). */
-  lastFolded: { tool: string; output: string } | undefined;
+  /** The folded tool results not shown in full yet, oldest first (ctrl+o shows them). */
+  readonly folded: Array<{ tool: string; output: string }> = [];
+  /** ctrl+o's expand-all: while on, each tool result shows whole. */
+  expanded = false;
   readonly #calls = new Map<string, { tool: string; indent: number }>();
+  /** The text a model is writing now (its deltas so far), until its whole text arrives. */
+  live: { agent: string; text: string } | undefined;
 
   constructor(
     private readonly write: (lines: Line[]) => void,
     readonly status: StatusInfo,
   ) {}
 
+  #flushLive(mark = ""): void {
+    const live = this.live;
+    this.live = undefined;
+    if (live?.text.trim()) this.write(agentText(live.agent, `${live.text.trimEnd()}${mark}`));
+  }
+
   /** Writes the lines of one event; returns the result when the event is the last one. */
   event(e: RunEvent): RunResult | undefined {
     switch (e.type) {
+      case "text_delta":
+        // Another agent's text begins: what the last one wrote so far stays on screen.
+        if (this.live && this.live.agent !== e.agent) this.#flushLive();
+        this.live = { agent: e.agent, text: (this.live?.text ?? "") + e.text };
+        return undefined;
       case "text": {
-        const indent = e.agent === "main" ? 0 : 4;
-        this.write(textLines(e.text, e.agent === "main" ? "assistant" : "dim", indent));
+        // The whole text replaces the growing block, in the same screen update.
+        if (this.live?.agent === e.agent) this.live = undefined;
+        this.write(agentText(e.agent, e.text));
         return undefined;
       }
       case "tool_call": {
@@ -55,8 +79,9 @@ export class TranscriptFolder {
           e.status === "error" ? `✗ ${output}` : output,
           e.status === "error" ? "error" : "dim",
           call.indent,
+          this.expanded ? Number.POSITIVE_INFINITY : FOLDED_LINES,
         );
-        if (folded) this.lastFolded = { tool: e.tool, output };
+        if (folded) this.folded.push({ tool: e.tool, output });
         this.write(lines);
         return undefined;
       }
@@ -90,6 +115,8 @@ export class TranscriptFolder {
         if (e.agent === "main") this.status.context = e.input;
         return undefined;
       case "result":
+        // A turn cut off mid-text (Esc): what it wrote stays, marked as cut.
+        if (this.live) this.#flushLive(" …");
         this.status.input = e.usage.input;
         this.status.output = e.usage.output;
         this.status.cost = e.cost_usd;
@@ -99,6 +126,11 @@ export class TranscriptFolder {
         return undefined;
     }
   }
+}
+
+/** An agent's text as transcript lines: the main agent's plain, a subagent's dim, indented. */
+export function agentText(agent: string, text: string): Line[] {
+  return textLines(text, agent === "main" ? "assistant" : "dim", agent === "main" ? 0 : 4);
 }
 
 function resultLines(r: RunResult): Line[] {

@@ -223,10 +223,16 @@ function session(
     return { usage, cost_usd: cost };
   }
 
-  async function* drive(input: unknown, limits: RunLimits = {}): AsyncGenerator<RunEvent> {
+  // `ran`: the calls a decision lets run now (approved, edited, answered) count in this run.
+  async function* drive(
+    input: unknown,
+    limits: RunLimits = {},
+    ran: string[] = [],
+  ): AsyncGenerator<RunEvent> {
     const started = Date.now();
     db.setRunner(thread.id, process.pid);
     const translator = new EventTranslator(workspace, thread.settings.model, prices);
+    translator.ran(ran);
     // Calls paused or cut off earlier run in this run: their diffs start from now.
     const state0 = await snapshot().catch(() => undefined);
     translator.seen(state0?.values?.messages ?? []);
@@ -374,13 +380,18 @@ function session(
       // A decision that does not fit fails before the claim: the pause stays open.
       const resume = resumeOf(pause, decisions);
       if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
-      yield* drive(new Command({ resume }), limits);
+      const ran = pause.calls.filter((_, i) => decisions[i]?.type !== "reject");
+      yield* drive(
+        new Command({ resume }),
+        limits,
+        ran.map((c) => c.call_id),
+      );
     },
     async *answer(callId, answer, limits) {
       const pause = await pendingWith();
       const resume = resumeOne(pause, callId, answer);
       if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
-      yield* drive(new Command({ resume }), limits);
+      yield* drive(new Command({ resume }), limits, [callId]);
     },
     totals,
     history: () => agent.getStateHistory(config),

@@ -39,6 +39,7 @@ export class EventTranslator {
   // whole list; an edited call comes back under the same id): each is reported once.
   readonly #seen = new Set<string>();
   readonly #deltaSource = new Map<string, string>();
+  readonly #ran = new Set<string>();
 
   constructor(
     private readonly workspace: string,
@@ -49,6 +50,11 @@ export class EventTranslator {
   /** Marks messages already in the thread as reported (call before a resumed run). */
   seen(messages: readonly any[]): void {
     for (const m of messages) for (const key of keysOf(m)) this.#seen.add(key);
+  }
+
+  /** Calls decided earlier that run in this run: each counts as a tool call once it ends. */
+  ran(callIds: readonly string[]): void {
+    for (const id of callIds) this.#ran.add(id);
   }
 
   /** Remembers a file tool call's target before it runs (also for calls resumed later). */
@@ -135,6 +141,7 @@ export class EventTranslator {
       }
     } else if (type === "tool") {
       const id = String(message.tool_call_id ?? "");
+      if (this.#ran.delete(id)) this.counts.toolCalls++;
       const status = message.status === "error" ? "error" : "success";
       out.push({
         v: 1,
