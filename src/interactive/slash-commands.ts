@@ -30,10 +30,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** The keys of the session, as /help shows them. */
 export const KEYS: ReadonlyArray<[string, string]> = [
   ["Enter", "send the task or follow-up"],
+  ["Alt-Enter", "a new line in the prompt (also Ctrl-J, or \\ then Enter)"],
+  ["Up / Down", "earlier prompts of this workspace"],
   ["Tab", "complete a slash command"],
   ["Esc", "interrupt the current turn (the thread is kept)"],
   ["Ctrl-C twice", "exit"],
-  ["Ctrl-O", "show the last folded tool result in full"],
+  ["Ctrl-O", "every folded tool result in full (again: fold)"],
   ["y n e a", "approve, reject, edit in $EDITOR, always allow"],
 ];
 
