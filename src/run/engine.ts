@@ -24,7 +24,7 @@ import {
   resumeOne,
   unansweredCalls,
 } from "./pause.js";
-import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
+import type { ModelPrice } from "./prices.js";
 import { compileRules } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
 import { LIMIT_TEXT, type RunLimits } from "./run-limits.js";
@@ -33,7 +33,7 @@ import type { SessionGraph, ThreadConfig } from "./session-graph.js";
 import { resolveSettings, type SettingsFlags } from "./settings.js";
 import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
-import { readUsage } from "./usage.js";
+import { readUsage, threadTotals } from "./usage.js";
 
 export {
   AlreadyDecidedError,
@@ -205,23 +205,8 @@ function session(
 
   const pendingWith = async (): Promise<Pause> => readPause(await snapshot(), workspace);
 
-  async function totals() {
-    const state = await snapshot();
-    const records = readUsage(state.values ?? {});
-    const usage: RunUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    let cost: number | null = 0;
-    for (const r of records) {
-      usage.input += r.input;
-      usage.output += r.output;
-      usage.cacheRead += r.cacheRead ?? 0;
-      usage.cacheWrite += r.cacheWrite ?? 0;
-      // A record without a provider prefix is priced as the thread's configured model.
-      const model = r.model.includes(":") ? r.model : thread.settings.model;
-      const c = costUsd(r, resolvePrice(model, prices));
-      cost = c === undefined || cost === null ? null : cost + c;
-    }
-    return { usage, cost_usd: cost };
-  }
+  const totals = async () =>
+    threadTotals(readUsage((await snapshot()).values ?? {}), thread.settings.model, prices);
 
   // `ran`: the calls a decision lets run now (approved, edited, answered) count in this run.
   async function* drive(
