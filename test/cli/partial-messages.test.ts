@@ -94,6 +94,33 @@ describe("delve run --output stream-json --include-partial-messages", () => {
     ).toEqual([false, false, false]);
   });
 
+  it("with ChatAnthropic: the deltas join to the text; the usage is LangChain's streamed sum", async () => {
+    const ws = h.workspace();
+    h.anthropic.script([{ text: "Claude streams too." }]);
+    const run = await h.delve(ws, [
+      "run",
+      "go",
+      "--model",
+      "anthropic:delve-unpriced-model",
+      "--output",
+      "stream-json",
+      "--include-partial-messages",
+    ]);
+    expect(run.code).toBe(0);
+    const events = run.events();
+    const deltas = events.filter((e) => e.type === "text_delta").map((e) => e.text);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe("Claude streams too.");
+    expect(events.filter((e) => e.type === "text").map((e) => e.text)).toEqual([
+      "Claude streams too.",
+    ]);
+    expect(h.anthropic.accepted().at(-1)?.stream).toBe(true);
+    // The fake says 1 output token in message_start and 5 (cumulative) in message_delta;
+    // @langchain/anthropic adds them (see test/wire/streaming.test.ts): 6, one high.
+    const usage = events.find((e) => e.type === "usage");
+    expect([usage.input, usage.output]).toEqual([10, 6]);
+  });
+
   it("is refused without --output stream-json (exit 2)", async () => {
     const run = await h.delve(h.workspace(), [
       "run",
