@@ -1,4 +1,9 @@
-import { completionsChunks, completionsStreamProblem } from "./fake-streams.js";
+import {
+  completionsChunks,
+  completionsStreamProblem,
+  responsesEvents,
+  responsesStreamProblem,
+} from "./fake-streams.js";
 import {
   type FakeApi,
   freshId,
@@ -10,9 +15,9 @@ import {
   type WireTurn,
 } from "./wire-rules.js";
 
-// A local imitation of OpenAI's HTTP API: POST /v1/chat/completions (also streamed) and
-// POST /v1/responses, refusing what the real API refuses with its 400 shape, answering from
-// a script.
+// A local imitation of OpenAI's HTTP API: POST /v1/chat/completions and POST /v1/responses
+// (both also streamed), refusing what the real API refuses with its 400 shape, answering
+// from a script.
 
 const openAiError = (message: string) => ({
   error: { message, type: "invalid_request_error", param: null, code: null },
@@ -30,7 +35,14 @@ export function startFakeOpenAi(): Promise<FakeApi> {
         stream: { problem: completionsStreamProblem, events: completionsChunks },
         done: true,
       },
-      "/responses": { validate: validateResponses, answer: responsesAnswer },
+      "/responses": {
+        validate: validateResponses,
+        answer: responsesAnswer,
+        stream: {
+          problem: responsesStreamProblem,
+          events: (turn, body) => responsesEvents(responsesAnswer(turn, body), turn),
+        },
+      },
     },
   });
 }

@@ -172,3 +172,77 @@ export function messagesEvents(turn: WireTurn, body: any): SseEvent[] {
   out.push(ev("message_stop", {}));
   return out;
 }
+
+/** Responses: `stream` a boolean; `stream_options` only with `stream`, only `include_obfuscation`. */
+export function responsesStreamProblem(body: any): string | undefined {
+  if (body.stream !== undefined && typeof body.stream !== "boolean")
+    return `Invalid type for 'stream': expected a boolean, but got ${typeof body.stream} instead.`;
+  const options = body.stream_options;
+  if (options === undefined || options === null) return undefined;
+  if (body.stream !== true)
+    return "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
+  for (const key of Object.keys(options)) {
+    if (key !== "include_obfuscation") return `Unknown parameter: 'stream_options.${key}'.`;
+  }
+  return undefined;
+}
+
+/**
+ * Responses events for `final` (the unstreamed response of the same turn): created and
+ * in_progress; per output item, its added event, the text deltas (a message) or argument
+ * deltas (a function call), their done events and the item's done; then completed with
+ * the whole response and its usage. Every event carries its `sequence_number`.
+ */
+export function responsesEvents(final: any, turn: WireTurn): SseEvent[] {
+  let sequence = 0;
+  const ev = (type: string, data: Record<string, unknown>, piece = false): SseEvent => ({
+    event: type,
+    data: { type, sequence_number: sequence++, ...data },
+    ...(piece ? { piece } : {}),
+  });
+  const started = { ...final, status: "in_progress", output: [], usage: null };
+  const out: SseEvent[] = [
+    ev("response.created", { response: started }),
+    ev("response.in_progress", { response: started }),
+  ];
+  for (const [output_index, item] of (final.output as any[]).entries()) {
+    if (item.type === "message") {
+      const part = item.content[0];
+      const at = { item_id: item.id, output_index, content_index: 0 };
+      out.push(
+        ev("response.output_item.added", {
+          output_index,
+          item: { ...item, status: "in_progress", content: [] },
+        }),
+        ev("response.content_part.added", { ...at, part: { ...part, text: "" } }),
+      );
+      for (const delta of textPieces(turn))
+        out.push(ev("response.output_text.delta", { ...at, delta, logprobs: [] }, true));
+      out.push(
+        ev("response.output_text.done", { ...at, text: part.text, logprobs: [] }),
+        ev("response.content_part.done", { ...at, part }),
+      );
+    } else {
+      out.push(
+        ev("response.output_item.added", {
+          output_index,
+          item: { ...item, arguments: "", status: "in_progress" },
+        }),
+      );
+      for (const delta of fragments(item.arguments))
+        out.push(
+          ev("response.function_call_arguments.delta", { item_id: item.id, output_index, delta }),
+        );
+      out.push(
+        ev("response.function_call_arguments.done", {
+          item_id: item.id,
+          output_index,
+          arguments: item.arguments,
+        }),
+      );
+    }
+    out.push(ev("response.output_item.done", { output_index, item }));
+  }
+  out.push(ev("response.completed", { response: final }));
+  return out;
+}
