@@ -7,9 +7,10 @@ import {
 import type { PendingCall, RunDecision, RunEvent, RunQuestion } from "../run/events.js";
 import { approvalChoices, approvalPreview } from "./approval-view.js";
 import { decisionFor } from "./decision.js";
-import { type Entry, type Line, shortArgs, textLines } from "./lines.js";
+import { type Entry, type Line, shortArgs } from "./lines.js";
 import { PromptHistory } from "./prompt.js";
 import { answerOf, questionLines } from "./question-view.js";
+import { nextSessionOptions } from "./session-options.js";
 import type { SlashHost } from "./slash-host.js";
 import { runSlash } from "./slash-run.js";
 import { statusOf, threadHeader } from "./thread-header.js";
@@ -118,7 +119,7 @@ export class InteractiveController implements SlashHost {
     // Typed ahead while a turn runs or a question waits: it runs next, in order.
     if (this.state.busy || this.state.question || this.#opening) {
       this.#queue.push(text);
-      this.notice(`queued: ${text}`);
+      this.notice(`queued: ${text.replace(/\n/g, " ⏎ ")}`);
       return;
     }
     if (text.startsWith("/")) {
@@ -322,31 +323,11 @@ export class InteractiveController implements SlashHost {
     this.notice("press Ctrl-C again to exit");
   }
 
-  /**
-   * Ctrl-O toggles expand-all (as Claude Code's ctrl+o shows the whole transcript): on, every
-   * folded result so far is written out in full, oldest first, and later results come whole;
-   * off, they fold again.
-   */
+  /** Ctrl-O: toggles expand-all (`TranscriptFolder.toggleExpanded`). */
   expand(): void {
-    const folder = this.#folder;
-    folder.expanded = !folder.expanded;
-    if (!folder.expanded) {
-      this.notice("tool results fold again (ctrl+o shows them all)");
-      return;
-    }
-    const shown = folder.folded.splice(0);
-    this.write(
-      shown.flatMap((r, i) => [
-        {
-          text: `full result of ${r.tool}${shown.length > 1 ? ` (${i + 1}/${shown.length})` : ""}:`,
-          tone: "dim" as const,
-        },
-        ...textLines(r.output, "plain", 2),
-      ]),
-    );
-    this.notice(
-      `${shown.length ? "" : "no folded result yet · "}expanded: tool results show in full (ctrl+o folds them)`,
-    );
+    const { lines, notice } = this.#folder.toggleExpanded();
+    this.write(lines);
+    this.notice(notice);
   }
 
   /** Runs a slash command's work with the spinner on (typed lines wait for it). */
@@ -376,7 +357,7 @@ export class InteractiveController implements SlashHost {
     let next: RunSession;
     try {
       next = await openSession({
-        ...this.#nextOptions(fresh),
+        ...nextSessionOptions(this.session, this.options.session, fresh),
         ...extra,
         notice: (l) => notices.push(l),
       });
@@ -393,29 +374,6 @@ export class InteractiveController implements SlashHost {
       this.#folder.status.approval = next.thread.settings.approval;
       this.#set({ status: { ...this.#folder.status } });
     }
-  }
-
-  // A new thread keeps the current one's settings; the same thread keeps its stored ones.
-  #nextOptions(fresh: boolean): SessionOptions {
-    const s = this.session.thread.settings;
-    const base = this.options.session;
-    return {
-      workspace: this.session.workspace,
-      ...(base.env ? { env: base.env } : {}),
-      ...(base.prices ? { prices: base.prices } : {}),
-      // The recording goes on across the sessions (run-model keeps one per file).
-      ...(base.record ? { record: base.record } : {}),
-      ...(fresh
-        ? {
-            model: s.model,
-            approval: s.approval,
-            sandbox: s.sandbox,
-            ...(s.agent ? { agent: s.agent } : {}),
-            ...(s.mcp ? { mcp: s.mcp } : {}),
-            ...(s.replay ? { replay: s.replay } : {}),
-          }
-        : { threadId: this.session.thread.id }),
-    };
   }
 
   /** Leaves: stops a running turn and closes the session. */

@@ -41,6 +41,29 @@ export class TranscriptFolder {
     readonly status: StatusInfo,
   ) {}
 
+  /**
+   * ctrl+o toggles expand-all (as Claude Code's ctrl+o shows the whole transcript): on, the
+   * lines of every folded result so far in full, oldest first, and later results come whole;
+   * off, they fold again. Returns the lines to write and the notice to show.
+   */
+  toggleExpanded(): { lines: Line[]; notice: string } {
+    this.expanded = !this.expanded;
+    if (!this.expanded)
+      return { lines: [], notice: "tool results fold again (ctrl+o shows them all)" };
+    const shown = this.folded.splice(0);
+    const n = shown.length;
+    return {
+      lines: shown.flatMap((r, i) => [
+        {
+          text: `full result of ${r.tool}${n > 1 ? ` (${i + 1}/${n})` : ""}:`,
+          tone: "dim" as const,
+        },
+        ...textLines(r.output, "plain", 2),
+      ]),
+      notice: `${n ? "" : "no folded result yet · "}expanded: tool results show in full (ctrl+o folds them)`,
+    };
+  }
+
   #flushLive(mark = ""): void {
     const live = this.live;
     this.live = undefined;
