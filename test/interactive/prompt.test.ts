@@ -34,7 +34,7 @@ describe("a multi-line prompt and the prompt history", () => {
   let ws: string;
   afterAll(() => pane?.close());
 
-  it("a trailing \\ then Enter, Alt-Enter and Ctrl-J continue the prompt; Enter sends it whole", async () => {
+  it("a trailing \\ then Enter, Alt-Enter, Ctrl-J and Shift-Enter continue the prompt; Enter sends it whole", async () => {
     ws = h.workspace();
     h.openai.script([{ text: "Got three lines." }]);
     pane = startPane({ cwd: ws, env: h.env(), args: MODEL });
@@ -47,12 +47,17 @@ describe("a multi-line prompt and the prompt history", () => {
     pane.type("third line");
     pane.keys("C-j");
     pane.type("fourth");
-    const typing = await pane.waitFor(/› first line\n\s+second line\n\s+third line\n\s+fourth▌/);
+    // Shift-Enter as a terminal that tells it apart sends it (CSI 13;2u).
+    pane.type("\u001b[13;2u");
+    pane.type("fifth");
+    const typing = await pane.waitFor(
+      /› first line\n\s+second line\n\s+third line\n\s+fourth\n\s+fifth▌/,
+    );
     expect(typing).not.toContain("Got three lines.");
     expect(h.openai.remaining()).toBe(1);
     pane.keys("Enter");
     await pane.waitFor("Got three lines.");
-    expect(lastUser()).toBe("first line\nsecond line\nthird line\nfourth");
+    expect(lastUser()).toBe("first line\nsecond line\nthird line\nfourth\nfifth");
     expect(pane.screen({ history: true })).toMatch(/› first line\n\s+second line/);
   });
 
@@ -74,7 +79,7 @@ describe("a multi-line prompt and the prompt history", () => {
     pane.keys("Up");
     await pane.waitFor(/› pasted one\n\s+pasted two▌/);
     pane.keys("Up");
-    await pane.waitFor(/fourth▌/);
+    await pane.waitFor(/fifth▌/);
     pane.keys("Down", "Down");
     await pane.waitFor("› a draft▌");
     pane.keys("Escape");
@@ -92,7 +97,7 @@ describe("a multi-line prompt and the prompt history", () => {
       .split("\n")
       .map((l) => JSON.parse(l).text);
     expect(texts).toEqual([
-      "first line\nsecond line\nthird line\nfourth",
+      "first line\nsecond line\nthird line\nfourth\nfifth",
       "pasted one\npasted two",
       "/quit",
     ]);
