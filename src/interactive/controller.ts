@@ -14,7 +14,7 @@ import { nextSessionOptions } from "./session-options.js";
 import type { SlashHost } from "./slash-host.js";
 import { runSlash } from "./slash-run.js";
 import { statusOf, threadHeader } from "./thread-header.js";
-import { agentText, TranscriptFolder } from "./transcript.js";
+import { TranscriptFolder } from "./transcript.js";
 import type { Question, ViewState } from "./view-state.js";
 
 export type { Question, ViewState };
@@ -151,10 +151,10 @@ export class InteractiveController implements SlashHost {
         this.#held = undefined;
         if (result?.pending) pending = result.pending;
         if (result?.questions) questions = result.questions;
-        const live = this.#folder.live;
+        const live = this.#folder.liveLines();
         this.#set({
           ...(held.length ? { entries: [...this.state.entries, ...held] } : {}),
-          live: live ? agentText(live.agent, live.text) : undefined,
+          live: live.length ? live : undefined,
           ...(event.type === "usage" || result ? { status: { ...this.#folder.status } } : {}),
         });
       }

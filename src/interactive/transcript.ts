@@ -32,9 +32,16 @@ export class TranscriptFolder {
   readonly folded: Array<{ tool: string; output: string }> = [];
   /** ctrl+o's expand-all: while on, each tool result shows whole. */
   expanded = false;
-  readonly #calls = new Map<string, { tool: string; indent: number }>();
-  /** The text a model is writing now (its deltas so far), until its whole text arrives. */
-  live: { agent: string; text: string } | undefined;
+  readonly #calls = new Map<string, { tool: string; indent: number; by: string }>();
+  /**
+   * The texts models are writing now (their deltas so far), until each one's whole text
+   * arrives: one block per writer, the main agent or one subagent run (its `task` call id).
+   */
+  readonly live = new Map<string, { agent: string; text: string }>();
+  // Each `task` call's heading ("general-purpose: look into X"), and who wrote the last lines:
+  // a subagent run's lines after another writer's come under their own heading.
+  readonly #tasks = new Map<string, string>();
+  #writer = "main";
 
   constructor(
     private readonly write: (lines: Line[]) => void,
@@ -64,37 +71,65 @@ export class TranscriptFolder {
     };
   }
 
+  /** The live blocks as lines, each subagent run's under its task's heading. */
+  liveLines(): Line[] {
+    let writer = this.#writer;
+    return [...this.live].flatMap(([by, live]) => {
+      const lines = [...this.#heading(by, writer), ...agentText(live.agent, live.text)];
+      writer = by;
+      return lines;
+    });
+  }
+
+  #heading(by: string, writer: string): Line[] {
+    const heading = this.#tasks.get(by);
+    return heading && by !== writer
+      ? [{ text: `↳ ${heading}`, tone: "dim", indent: 2, truncate: true }]
+      : [];
+  }
+
+  // Writes lines of `by` (the main agent, or a subagent run), under its heading if needed.
+  #writeBy(by: string, lines: Line[]): void {
+    this.write([...this.#heading(by, this.#writer), ...lines]);
+    this.#writer = by;
+  }
+
   #flushLive(mark = ""): void {
-    const live = this.live;
-    this.live = undefined;
-    if (live?.text.trim()) this.write(agentText(live.agent, `${live.text.trimEnd()}${mark}`));
+    for (const [by, live] of this.live)
+      if (live.text.trim())
+        this.#writeBy(by, agentText(live.agent, `${live.text.trimEnd()}${mark}`));
+    this.live.clear();
   }
 
   /** Writes the lines of one event; returns the result when the event is the last one. */
   event(e: RunEvent): RunResult | undefined {
     switch (e.type) {
-      case "text_delta":
-        // Another agent's text begins: what the last one wrote so far stays on screen.
-        if (this.live && this.live.agent !== e.agent) this.#flushLive();
-        this.live = { agent: e.agent, text: (this.live?.text ?? "") + e.text };
+      case "text_delta": {
+        const by = e.task ?? e.agent;
+        const text = e.restart ? "" : (this.live.get(by)?.text ?? "");
+        this.live.set(by, { agent: e.agent, text: text + e.text });
         return undefined;
+      }
       case "text": {
         // The whole text replaces the growing block, in the same screen update.
-        if (this.live?.agent === e.agent) this.live = undefined;
-        this.write(agentText(e.agent, e.text));
+        const by = e.task ?? e.agent;
+        this.live.delete(by);
+        this.#writeBy(by, agentText(e.agent, e.text));
         return undefined;
       }
       case "tool_call": {
         const indent = e.agent === "main" ? 0 : 4;
-        this.#calls.set(e.call_id, { tool: e.tool, indent });
+        const by = e.task ?? e.agent;
+        this.#calls.set(e.call_id, { tool: e.tool, indent, by });
         const args = shortArgs(e.tool, e.args);
-        this.write([
+        if (e.tool === "task") this.#tasks.set(e.call_id, args);
+        this.#writeBy(by, [
           { text: `● ${e.tool}${args ? ` ${args}` : ""}`, tone: "tool", indent, truncate: true },
         ]);
         return undefined;
       }
       case "tool_result": {
-        const call = this.#calls.get(e.call_id) ?? { tool: e.tool, indent: 0 };
+        const call = this.#calls.get(e.call_id) ?? { tool: e.tool, indent: 0, by: "main" };
         if (e.status === "success" && FILE_TOOLS.has(e.tool)) return undefined;
         if (e.tool === "task" && e.status === "success") return undefined;
         const output = e.output.trim() || "(no output)";
@@ -105,24 +140,26 @@ export class TranscriptFolder {
           this.expanded ? Number.POSITIVE_INFINITY : FOLDED_LINES,
         );
         if (folded) this.folded.push({ tool: e.tool, output });
-        this.write(lines);
+        this.#writeBy(call.by, lines);
         return undefined;
       }
       case "file_changed": {
         const call = this.#calls.get(e.call_id);
         const indent = (call?.indent ?? 0) + 2;
         const verb = { create: "created", edit: "edited", delete: "deleted" }[e.op];
-        this.write([
+        this.#writeBy(call?.by ?? "main", [
           { text: `${verb} ${e.path}`, tone: "accent", indent },
           ...diffLines(e.diff, indent),
         ]);
         return undefined;
       }
       case "subagent":
-        if (e.phase === "start")
+        if (e.phase === "start") {
+          // Right under its task call: this line is the run's heading.
           this.write([{ text: `▶ subagent ${e.name}`, tone: "dim", indent: 2 }]);
-        else
-          this.write([
+          this.#writer = e.call_id;
+        } else
+          this.#writeBy("main", [
             {
               text: `◀ ${e.name} ${e.status === "error" ? "failed" : "done"}`,
               tone: e.status === "error" ? "error" : "dim",
@@ -139,7 +176,7 @@ export class TranscriptFolder {
         return undefined;
       case "result":
         // A turn cut off mid-text (Esc): what it wrote stays, marked as cut.
-        if (this.live) this.#flushLive(" …");
+        this.#flushLive(" …");
         this.status.input = e.usage.input;
         this.status.output = e.usage.output;
         this.status.cost = e.cost_usd;

@@ -235,7 +235,7 @@ function session(
     try {
       const stream = await agent.stream(input, {
         ...config,
-        streamMode: limits.textDeltas ? ["updates", "messages"] : ["updates"],
+        streamMode: limits.textDeltas ? ["updates", "tasks", "messages"] : ["updates", "tasks"],
         subgraphs: true,
         signal: controller.signal,
         durability: "sync",

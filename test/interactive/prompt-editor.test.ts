@@ -92,10 +92,10 @@ describe("TranscriptFolder's live text", () => {
     const { f, written } = folder();
     f.event({ v: 1, type: "text_delta", agent: "main", text: "Hel" });
     f.event({ v: 1, type: "text_delta", agent: "main", text: "lo" });
-    expect(f.live).toEqual({ agent: "main", text: "Hello" });
+    expect(f.liveLines().map((l) => l.text)).toEqual(["Hello"]);
     expect(written).toEqual([]);
     f.event({ v: 1, type: "text", agent: "main", text: "Hello" });
-    expect(f.live).toBeUndefined();
+    expect(f.liveLines()).toEqual([]);
     expect(written.map((l) => l.map((x) => x.text))).toEqual([["Hello"]]);
   });
 
@@ -116,6 +116,45 @@ describe("TranscriptFolder's live text", () => {
       duration_ms: 1,
     });
     expect(written[0]).toEqual([{ text: "Half of it …", tone: "dim", indent: 4 }]);
-    expect(f.live).toBeUndefined();
+    expect(f.liveLines()).toEqual([]);
+  });
+
+  const task = (id: string, description: string) =>
+    ({
+      v: 1,
+      type: "tool_call",
+      agent: "main",
+      call_id: id,
+      tool: "task",
+      args: { description, subagent_type: "general-purpose" },
+    }) as const;
+
+  it("two subagent runs of one name stream into their own blocks, each under its task", () => {
+    const { f, written } = folder();
+    f.event(task("c1", "alpha job"));
+    f.event(task("c2", "beta job"));
+    const delta = (t: string, text: string) =>
+      f.event({ v: 1, type: "text_delta", agent: "general-purpose", task: t, text });
+    delta("c1", "Alpha ");
+    delta("c2", "Beta ");
+    delta("c1", "one");
+    delta("c2", "two");
+    expect(f.liveLines().map((l) => [l.text, l.indent])).toEqual([
+      ["↳ general-purpose: alpha job", 2],
+      ["Alpha one", 4],
+      ["↳ general-purpose: beta job", 2],
+      ["Beta two", 4],
+    ]);
+    f.event({ v: 1, type: "text", agent: "general-purpose", task: "c2", text: "Beta two" });
+    expect(f.liveLines().map((l) => l.text)).toEqual(["↳ general-purpose: alpha job", "Alpha one"]);
+    expect(written.at(-1)?.map((l) => l.text)).toEqual(["↳ general-purpose: beta job", "Beta two"]);
+  });
+
+  it("a retried call's restart replaces the block's text", () => {
+    const { f } = folder();
+    f.event({ v: 1, type: "text_delta", agent: "main", text: "Broken " });
+    f.event({ v: 1, type: "text_delta", agent: "main", text: "Fresh ", restart: true });
+    f.event({ v: 1, type: "text_delta", agent: "main", text: "start" });
+    expect(f.liveLines().map((l) => l.text)).toEqual(["Fresh start"]);
   });
 });

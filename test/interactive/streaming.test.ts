@@ -87,4 +87,53 @@ describe("streamed text, 60 columns, NO_COLOR", () => {
     expect(screen).not.toContain("never the end");
     await pane.waitFor(PROMPT);
   });
+
+  it("two parallel subagents of one name stream into their own blocks, each under its task", async () => {
+    // The stream Esc cut off still waits at its hold: let it go.
+    if (h.openai.holding()) h.openai.release();
+    h.openai.script([
+      {
+        toolCalls: [
+          { name: "task", args: { description: "alpha job", subagent_type: "general-purpose" } },
+          { name: "task", args: { description: "beta job", subagent_type: "general-purpose" } },
+        ],
+      },
+      { text: "Red fox runs far away.", holdAfter: 2 },
+      { text: "Blue whale swims deep down.", holdAfter: 2 },
+      { text: "Both helpers answered." },
+    ]);
+    pane.type("ask two helpers");
+    pane.keys("Enter");
+    await pane.waitFor("▶ subagent general-purpose");
+    // Both held mid-answer: each run's pieces so far, in its own block.
+    await until(() => h.openai.holding() === 2, "the fake holds both subagents' streams");
+    const mid = await pane.waitFor(/Red fox[\s\S]*Blue whale|Blue whale[\s\S]*Red fox/);
+    const lines = mid.split("\n").map((l) => l.trim());
+    const under = (heading: string) => lines[lines.lastIndexOf(heading) + 1];
+    const blocks = [under("↳ general-purpose: alpha job"), under("↳ general-purpose: beta job")];
+    expect(blocks.sort()).toEqual(["Blue whale", "Red fox"]);
+    h.openai.release();
+    const done = await pane.waitFor("Both helpers answered.");
+    const flat = done.replace(/\s+/g, " ");
+    expect(times(flat, "Red fox runs far away.")).toBe(1);
+    expect(times(flat, "Blue whale swims deep down.")).toBe(1);
+    expect(flat).not.toMatch(/Red fox Blue|Blue whale Red/);
+    await pane.waitFor(PROMPT);
+  });
+
+  it("a call retried after it broke off mid-answer restarts the block with the retry's text", async () => {
+    h.openai.script([
+      { text: "Broken answer that never ends.", dropAfter: 2 },
+      { text: "Fresh answer after the retry.", holdAfter: 2 },
+    ]);
+    pane.type("try twice");
+    pane.keys("Enter");
+    await pane.waitFor("Broken answer");
+    await until(() => h.openai.holding() === 1, "the fake holds the retry's stream");
+    const mid = await pane.waitFor("Fresh answer");
+    expect(mid.slice(mid.lastIndexOf("try twice"))).not.toContain("Broken answer");
+    h.openai.release();
+    const done = await pane.waitFor("Fresh answer after the retry.");
+    expect(done.slice(done.lastIndexOf("try twice"))).not.toContain("Broken");
+  });
 });

@@ -27,11 +27,14 @@ export interface WireFault {
 /**
  * How a scripted answer streams when the client asks for a stream: `deltas`, the pieces its
  * text arrives in (they join to the text; default a word each); `holdAfter`, the number of
- * pieces after which the stream waits for the fake's `release()` (a model mid-answer).
+ * pieces after which the stream waits for the fake's `release()` (a model mid-answer);
+ * `dropAfter`, the number of pieces after which the connection drops (a call failing
+ * mid-answer, which the client retries).
  */
 export interface WireStreaming {
   deltas?: string[];
   holdAfter?: number;
+  dropAfter?: number;
 }
 
 /** One scripted answer: text, tool calls, a forced provider error, or a fault. */
@@ -294,7 +297,8 @@ export async function startFake(options: {
         return injectFault(res, turn, options.errorBody, options.requestIdHeader);
       }
       if (body.stream === true && route.stream) {
-        return void writeStream(res, route.stream.events(turn, body), route.done, hold(turn));
+        const drop = "dropAfter" in turn ? turn.dropAfter : undefined;
+        return void writeStream(res, route.stream.events(turn, body), route.done, hold(turn), drop);
       }
       return send(200, route.answer(turn, body));
     });
@@ -352,13 +356,18 @@ async function writeStream(
   events: SseEvent[],
   done: boolean | undefined,
   hold: { after: number; wait(): Promise<void> } | undefined,
+  dropAfter?: number,
 ): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   let pieces = 0;
   for (const e of events) {
     if (res.destroyed) return;
     res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(e.data)}\n\n`);
-    if (e.piece && ++pieces === hold?.after) await hold.wait();
+    if (e.piece && ++pieces === dropAfter) {
+      setTimeout(() => res.socket?.resetAndDestroy(), 10);
+      return;
+    }
+    if (e.piece && pieces === hold?.after) await hold.wait();
     // Each event its own write, apart in time: a client sees them arrive one by one.
     await new Promise((r) => setImmediate(r));
   }
