@@ -163,6 +163,9 @@ export function App({ controller, color }: { controller: InteractiveController; 
     if (q) {
       const k = typed.toLowerCase();
       if (k === "y" || k === "n" || k === "e" || k === "a") void controller.answer(k);
+      // Any other key: say which ones decide (nothing runs until one is pressed).
+      else if (typed || enter || key.escape)
+        controller.notice(`waiting for your decision: ${q.choices[0]?.text ?? "y or n"}`);
       return;
     }
     if (key.escape) {
