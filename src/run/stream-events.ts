@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isAIMessageChunk } from "@langchain/core/messages";
 import { createTwoFilesPatch } from "diff";
-import { MODEL_NODE } from "../langchain-seam/agent-graph.js";
+import { MODEL_NODE, toolCallOfTask } from "../langchain-seam/agent-graph.js";
 import type { RunEvent } from "./events.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 
@@ -131,14 +131,13 @@ export class EventTranslator {
   }
 
   // A tools task that runs a `task` call: its namespace is that subagent run's.
-  #taskStart(ns: string[], data: any): RunEvent[] {
-    const call = data?.input?.lg_tool_call;
-    if (data?.name !== "tools" || call?.name !== "task" || typeof data.id !== "string") return [];
+  #taskStart(ns: string[], data: unknown): RunEvent[] {
+    const started = toolCallOfTask(data);
+    if (started?.call.name !== "task") return [];
     // A call's name comes with its args; a later tools task of it may bring the id only.
-    const id = String(call.id);
-    if (call.args?.subagent_type !== undefined)
-      this.#taskNames.set(id, String(call.args.subagent_type));
-    this.#taskRuns.set([...ns, `tools:${data.id}`].join("|"), id);
+    const { id, args } = started.call;
+    if (args?.subagent_type !== undefined) this.#taskNames.set(id, String(args.subagent_type));
+    this.#taskRuns.set([...ns, `tools:${started.taskId}`].join("|"), id);
     return [];
   }
 
