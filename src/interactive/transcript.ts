@@ -196,7 +196,11 @@ export function agentText(agent: string, text: string): Line[] {
 function resultLines(r: RunResult): Line[] {
   const seconds = `${(r.duration_ms / 1000).toFixed(1)}s`;
   if (r.status === "failed")
-    return [{ text: `✗ failed: ${r.error ?? "unknown error"}`, tone: "error" }];
+    return [
+      { text: `✗ failed: ${r.error ?? "unknown error"}`, tone: "error" },
+      // What to do next: nothing before the failure is lost.
+      { text: "the thread is kept: type to try again, or /model to switch models", tone: "dim" },
+    ];
   if (r.status === "limit") {
     if (r.limit === "interrupted")
       return [{ text: "⏹ interrupted · the thread is kept; type to go on", tone: "warn" }];

@@ -73,12 +73,23 @@ describe("a first session", () => {
     expect(fs.readFileSync(path.join(ws, "a.txt"), "utf8")).toBe("a\n");
   });
 
+  it("a failed turn says the thread is kept and what to do next", async () => {
+    h.openai.script([{ fail: "The model is not available to this key." }, { text: "Back again." }]);
+    pane.type("fail once");
+    pane.keys("Enter");
+    const failed = await pane.waitFor("the thread is kept: type to try again, or /model to switch");
+    expect(failed.slice(failed.lastIndexOf("› fail once"))).toMatch(/✗ failed: .*not available/s);
+    pane.type("again");
+    pane.keys("Enter");
+    await pane.waitFor("Back again.");
+  });
+
   it("a resumed thread's first screen has the same hint", async () => {
     pane.close();
     pane = startPane({ cwd: ws, env: h.env(), args: [...MODEL, "-c"], cols: 90 });
     const resumed = await pane.waitFor(PROMPT);
     expect(resumed).toMatch(/thread \S+ · resumed/);
-    expect(resumed).toContain("› write a");
+    expect(resumed).toContain("› again");
     expect(resumed).toContain(HINT);
   });
 });
