@@ -28,8 +28,7 @@ export interface WireFault {
  * How a scripted answer streams when the client asks for a stream: `deltas`, the pieces its
  * text arrives in (they join to the text; default a word each); `holdAfter`, the number of
  * pieces after which the stream waits for the fake's `release()` (a model mid-answer);
- * `dropAfter`, the number of pieces after which the connection drops (a call failing
- * mid-answer, which the client retries).
+ * `dropAfter`, after which the connection drops (a call failing mid-answer, then retried).
  */
 export interface WireStreaming {
   deltas?: string[];
@@ -297,19 +296,16 @@ export async function startFake(options: {
         return injectFault(res, turn, options.errorBody, options.requestIdHeader);
       }
       if (body.stream === true && route.stream) {
-        const drop = "dropAfter" in turn ? turn.dropAfter : undefined;
-        return void writeStream(res, route.stream.events(turn, body), route.done, hold(turn), drop);
+        const events = route.stream.events(turn, body);
+        return void writeStream(res, events, route.done, hold(turn.holdAfter), turn.dropAfter);
       }
       return send(200, route.answer(turn, body));
     });
   });
   // A held stream waits for release(); a release before any stream is held lets the next pass.
-  let credits = 0;
-  let closed = false;
-  let holding = 0;
+  let [credits, holding, closed] = [0, 0, false];
   const waiters: Array<() => void> = [];
-  const hold = (turn: WireTurn) => {
-    const after = "holdAfter" in turn ? turn.holdAfter : undefined;
+  const hold = (after: number | undefined) => {
     if (after === undefined) return undefined;
     return {
       after,
@@ -363,10 +359,8 @@ async function writeStream(
   for (const e of events) {
     if (res.destroyed) return;
     res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(e.data)}\n\n`);
-    if (e.piece && ++pieces === dropAfter) {
-      setTimeout(() => res.socket?.resetAndDestroy(), 10);
-      return;
-    }
+    if (e.piece && ++pieces === dropAfter)
+      return void setTimeout(() => res.socket?.resetAndDestroy(), 10);
     if (e.piece && pieces === hold?.after) await hold.wait();
     // Each event its own write, apart in time: a client sees them arrive one by one.
     await new Promise((r) => setImmediate(r));
