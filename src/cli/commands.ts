@@ -15,6 +15,10 @@ const output: FlagSpec = {
   help: "text (answer on stdout, progress on stderr), json (the result object) or stream-json (one event a line).",
 };
 const limits: Record<string, FlagSpec> = {
+  "include-partial-messages": {
+    type: "boolean",
+    help: "With --output stream-json: also print text_delta events, the text as the model writes it.",
+  },
   "max-turns": {
     type: "string",
     value: "N",

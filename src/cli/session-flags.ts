@@ -7,11 +7,15 @@ import { UsageError } from "./args.js";
 /** A flag's value when it is a string. */
 export const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-/** The `--max-turns`, `--timeout` and `--max-cost` of a command. */
+/** The `--max-turns`, `--timeout`, `--max-cost` and `--include-partial-messages` of a command. */
 export function limitsOf(values: ParsedArgs["values"]): RunLimits {
   const n = (name: string) => (str(values[name]) === undefined ? undefined : Number(values[name]));
   const timeout = n("timeout");
+  const partial = values["include-partial-messages"] === true;
+  if (partial && str(values.output) !== "stream-json")
+    throw new UsageError("--include-partial-messages goes with --output stream-json.");
   return {
+    ...(partial ? { textDeltas: true } : {}),
     ...(n("max-turns") !== undefined ? { maxTurns: n("max-turns") } : {}),
     ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
     ...(n("max-cost") !== undefined ? { maxCostUsd: n("max-cost") } : {}),

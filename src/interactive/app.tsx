@@ -1,10 +1,11 @@
 // @jsxRuntime automatic
 // @jsxImportSource react
 // (tsx reads the tsconfig of the cwd, a user's workspace: the pragmas pin the JSX runtime here.)
-import { Box, Static, Text, useApp, useInput } from "ink";
+import { Box, Static, Text, useApp, useInput, useStdout } from "ink";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { InteractiveController, Question } from "./controller.js";
 import { type Line, type Tone, tokens, usd } from "./lines.js";
+import { PromptEditor } from "./prompt.js";
 import { complete, completions } from "./slash-commands.js";
 import type { StatusInfo } from "./transcript.js";
 
@@ -101,15 +102,17 @@ function QuestionView({ q, reason, color }: { q: Question; reason: string; color
 /** The interactive session's screen: transcript, live turn, question or prompt, status line. */
 export function App({ controller, color }: { controller: InteractiveController; color: boolean }) {
   const state = useSyncExternalStore(controller.subscribe, controller.snapshot);
+  const rows = useStdout().stdout.rows || 24;
   const { exit } = useApp();
   // Refs, not state alone: a paste and its Enter can arrive in one read, before a re-render.
-  const inputRef = useRef("");
+  const editor = useRef(new PromptEditor(controller.history)).current;
+  const pasting = useRef(false);
   const reasonRef = useRef("");
   const [input, setInputState] = useState("");
   const [reason, setReasonState] = useState("");
-  const setInput = (next: (v: string) => string) => {
-    inputRef.current = next(inputRef.current);
-    setInputState(inputRef.current);
+  const edit = (change: (e: PromptEditor) => void) => {
+    change(editor);
+    setInputState(editor.text);
   };
   const setReason = (next: (v: string) => string) => {
     reasonRef.current = next(reasonRef.current);
@@ -121,14 +124,28 @@ export function App({ controller, color }: { controller: InteractiveController; 
   }, [state.exiting, exit]);
 
   useInput((raw, key) => {
+    // A bracketed paste (the terminal marks its start and end) keeps its newlines, sends nothing.
+    if (raw === "[200~" || raw === "[201~") {
+      pasting.current = raw === "[200~";
+      return;
+    }
+    const q = controller.state.question;
+    if (pasting.current) {
+      if (!q) edit((e) => e.insert(raw));
+      else if (q.mode !== "choose") setReason((r) => r + printable(raw));
+      return;
+    }
+    // Alt-Enter, Shift-Enter (where the terminal tells it) and Ctrl-J start a new line.
+    if (!q && ((key.return && (key.meta || key.shift)) || raw === "\n")) {
+      return edit((e) => e.newline());
+    }
     // Text and its Enter can come as one chunk ("task\r"): a trailing return is Enter.
     const enter = key.return || /[\r\n]$/.test(raw);
     const typed = key.return ? raw : raw.replace(/[\r\n]+$/, "");
     // The controller's state, not the render's: it may have changed since the last render.
-    const q = controller.state.question;
     if (enter && typed && !key.return) {
       if (q && q.mode !== "choose") setReason((r) => r + printable(typed));
-      else if (!q) setInput((v) => v + printable(typed));
+      else if (!q) edit((e) => e.insert(typed));
     }
     if (key.ctrl && typed === "c") return controller.ctrlC();
     if (key.ctrl && typed === "o") return controller.expand();
@@ -146,39 +163,57 @@ export function App({ controller, color }: { controller: InteractiveController; 
     if (q) {
       const k = typed.toLowerCase();
       if (k === "y" || k === "n" || k === "e" || k === "a") void controller.answer(k);
+      // Any other key: say which ones decide (nothing runs until one is pressed).
+      else if (typed || enter || key.escape)
+        controller.notice(`waiting for your decision: ${q.choices[0]?.text ?? "y or n"}`);
       return;
     }
     if (key.escape) {
-      if (!controller.interrupt()) setInput(() => "");
+      if (!controller.interrupt()) edit((e) => e.clear());
       return;
     }
     if (enter) {
-      const line = inputRef.current;
-      setInput(() => "");
-      return void controller.submit(line);
+      let line: string | undefined;
+      edit((e) => {
+        line = e.enter();
+      });
+      if (line !== undefined) void controller.submit(line);
+      return;
     }
-    if (key.tab) return setInput((v) => complete(v));
-    if (key.backspace || key.delete) return setInput((v) => v.slice(0, -1));
-    if (!key.ctrl && !key.meta && typed) setInput((v) => v + printable(typed));
+    if (key.upArrow) return edit((e) => e.up());
+    if (key.downArrow) return edit((e) => e.down());
+    if (key.tab)
+      return edit((e) => {
+        const done = complete(e.text);
+        e.clear();
+        e.insert(done);
+      });
+    if (key.backspace || key.delete) return edit((e) => e.backspace());
+    if (!key.ctrl && !key.meta && typed) edit((e) => e.insert(typed));
   });
 
   // After useInput's own effect: the terminal is in raw mode, so keys typed now are not lost.
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
 
-  const matches = state.question ? [] : completions(input);
+  const matches = state.question || input.includes("\n") ? [] : completions(input);
   return (
     <Box flexDirection="column">
       <Static items={state.entries}>
         {(e) => <Lines key={e.id} lines={e.lines} color={color} />}
       </Static>
+      {state.live ? <Lines lines={tail(state.live, rows - 8)} color={color} /> : null}
       {state.busy ? <Spinner startedAt={state.startedAt} color={color} /> : null}
       {state.question ? (
         <QuestionView q={state.question} reason={reason} color={color} />
       ) : (
-        <LineView
+        <Lines
           color={color}
-          line={{ text: ready ? `› ${input}▌` : "  starting…", tone: state.busy ? "dim" : "user" }}
+          lines={
+            ready
+              ? editor.lines(state.busy ? "dim" : "user")
+              : [{ text: "  starting…", tone: "dim" }]
+          }
         />
       )}
       {matches.length && input.length > 0 ? (
@@ -201,7 +236,15 @@ export function App({ controller, color }: { controller: InteractiveController; 
   );
 }
 
-// Pasted text may carry newlines and control bytes: the prompt is one line of plain text.
+// The last `max` lines of a growing text (Ink redraws what is below the transcript each time:
+// it must fit the screen); "…" says the start scrolled away.
+function tail(lines: Line[], max: number): Line[] {
+  const keep = Math.max(3, max);
+  if (lines.length <= keep) return lines;
+  return [{ text: "…", tone: "dim" }, ...lines.slice(-(keep - 1))];
+}
+
+// Pasted text may carry newlines and control bytes: a reason or an answer is one line of plain text.
 function printable(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
   return text.replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f\u007f]/g, "");

@@ -1,9 +1,16 @@
-import { openSession, type RunSession, type SessionOptions } from "../run/engine.js";
+import {
+  openSession,
+  type RunLimits,
+  type RunSession,
+  type SessionOptions,
+} from "../run/engine.js";
 import type { PendingCall, RunDecision, RunEvent, RunQuestion } from "../run/events.js";
 import { approvalChoices, approvalPreview } from "./approval-view.js";
 import { decisionFor } from "./decision.js";
-import { type Line, shortArgs, textLines } from "./lines.js";
+import { type Entry, type Line, shortArgs } from "./lines.js";
+import { PromptHistory } from "./prompt.js";
 import { answerOf, questionLines } from "./question-view.js";
+import { nextSessionOptions } from "./session-options.js";
 import type { SlashHost } from "./slash-host.js";
 import { runSlash } from "./slash-run.js";
 import { statusOf, threadHeader } from "./thread-header.js";
@@ -29,6 +36,8 @@ export class InteractiveController implements SlashHost {
   state: ViewState;
   session: RunSession;
   readonly options: ControllerOptions;
+  /** The workspace's earlier prompts (Up and Down at the prompt). */
+  readonly history: PromptHistory;
   #folder!: TranscriptFolder;
   #listeners = new Set<() => void>();
   #abort: AbortController | undefined;
@@ -37,12 +46,16 @@ export class InteractiveController implements SlashHost {
   #nextId = 0;
   #reopen = false;
   #queue: string[] = [];
+  // While one event is folded, its lines wait here: they reach the screen in one update with
+  // the live text they replace (no frame shows both).
+  #held: Entry[] | undefined;
   // While a session (re)opens, a typed line waits: it must reach the new session.
   #opening = 0;
 
   private constructor(session: RunSession, options: ControllerOptions) {
     this.session = session;
     this.options = options;
+    this.history = new PromptHistory(session.workspace);
     this.state = {
       entries: [],
       busy: false,
@@ -74,7 +87,9 @@ export class InteractiveController implements SlashHost {
   /** Appends lines to the transcript. */
   write(lines: Line[]): void {
     if (!lines.length) return;
-    this.#set({ entries: [...this.state.entries, { id: this.#nextId++, lines }] });
+    const entry = { id: this.#nextId++, lines };
+    if (this.#held) this.#held.push(entry);
+    else this.#set({ entries: [...this.state.entries, entry] });
   }
 
   #set(patch: Partial<ViewState>): void {
@@ -104,7 +119,7 @@ export class InteractiveController implements SlashHost {
     // Typed ahead while a turn runs or a question waits: it runs next, in order.
     if (this.state.busy || this.state.question || this.#opening) {
       this.#queue.push(text);
-      this.notice(`queued: ${text}`);
+      this.notice(`queued: ${text.replace(/\n/g, " ⏎ ")}`);
       return;
     }
     if (text.startsWith("/")) {
@@ -112,23 +127,36 @@ export class InteractiveController implements SlashHost {
       if (!this.state.question && !this.state.busy) await this.#next();
       return;
     }
-    this.write([{ text: `› ${text}`, tone: "user", bold: true }]);
-    await this.run((signal) => this.session.send(text, { signal }));
+    this.write(
+      text.split("\n").map((t, i) => ({ text: `${i ? " " : "›"} ${t}`, tone: "user", bold: true })),
+    );
+    await this.run((limits) => this.session.send(text, limits));
   }
 
-  /** Runs one turn's events to the end (Esc aborts `signal`); then shows any approval. */
-  async run(events: (signal: AbortSignal) => AsyncGenerator<RunEvent>): Promise<void> {
+  /**
+   * Runs one turn's events to the end (Esc aborts the limits' `signal`; the model's text
+   * streams in as deltas); then shows any approval.
+   */
+  async run(events: (limits: RunLimits) => AsyncGenerator<RunEvent>): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
     this.#set({ busy: true, startedAt: Date.now(), notice: undefined });
     let pending: PendingCall[] = [];
     let questions: RunQuestion[] = [];
     try {
-      for await (const event of events(abort.signal)) {
+      for await (const event of events({ signal: abort.signal, textDeltas: true })) {
+        this.#held = [];
         const result = this.#folder.event(event);
+        const held = this.#held;
+        this.#held = undefined;
         if (result?.pending) pending = result.pending;
         if (result?.questions) questions = result.questions;
-        if (event.type === "usage" || result) this.#set({ status: { ...this.#folder.status } });
+        const live = this.#folder.liveLines();
+        this.#set({
+          ...(held.length ? { entries: [...this.state.entries, ...held] } : {}),
+          live: live.length ? live : undefined,
+          ...(event.type === "usage" || result ? { status: { ...this.#folder.status } } : {}),
+        });
       }
       // Still busy: a line typed now must reach the reopened session.
       if (this.#reopen) {
@@ -139,7 +167,8 @@ export class InteractiveController implements SlashHost {
       this.write([{ text: `✗ ${(error as Error).message}`, tone: "error" }]);
     } finally {
       this.#abort = undefined;
-      this.#set({ busy: false });
+      this.#held = undefined;
+      this.#set({ busy: false, live: undefined });
     }
     this.#paused(pending, questions);
     if (!pending.length && !questions.length) await this.#next();
@@ -162,7 +191,7 @@ export class InteractiveController implements SlashHost {
         { text: `? ${q.question}`, tone: "dim", truncate: true },
         { text: `› ${answer.choices ? answer.choices.join(", ") : text}`, tone: "user", indent: 2 },
       ]);
-      await this.run((signal) => this.session.answer(q.call_id, answer, { signal }));
+      await this.run((limits) => this.session.answer(q.call_id, answer, limits));
     };
   }
 
@@ -201,7 +230,7 @@ export class InteractiveController implements SlashHost {
         if (i + 1 < calls.length) return ask(i + 1);
         this.#answer = undefined;
         this.#set({ question: undefined });
-        await this.run((signal) => this.session.decide(decisions, { signal }));
+        await this.run((limits) => this.session.decide(decisions, limits));
       };
     };
     ask(0);
@@ -294,17 +323,11 @@ export class InteractiveController implements SlashHost {
     this.notice("press Ctrl-C again to exit");
   }
 
-  /** Ctrl-O: the last folded tool result in full. */
+  /** Ctrl-O: toggles expand-all (`TranscriptFolder.toggleExpanded`). */
   expand(): void {
-    const last = this.#folder.lastFolded;
-    if (!last) {
-      this.notice("no folded tool result");
-      return;
-    }
-    this.write([
-      { text: `full result of ${last.tool}:`, tone: "dim" },
-      ...textLines(last.output, "plain", 2),
-    ]);
+    const { lines, notice } = this.#folder.toggleExpanded();
+    this.write(lines);
+    this.notice(notice);
   }
 
   /** Runs a slash command's work with the spinner on (typed lines wait for it). */
@@ -334,7 +357,7 @@ export class InteractiveController implements SlashHost {
     let next: RunSession;
     try {
       next = await openSession({
-        ...this.#nextOptions(fresh),
+        ...nextSessionOptions(this.session, this.options.session, fresh),
         ...extra,
         notice: (l) => notices.push(l),
       });
@@ -351,27 +374,6 @@ export class InteractiveController implements SlashHost {
       this.#folder.status.approval = next.thread.settings.approval;
       this.#set({ status: { ...this.#folder.status } });
     }
-  }
-
-  // A new thread keeps the current one's settings; the same thread keeps its stored ones.
-  #nextOptions(fresh: boolean): SessionOptions {
-    const s = this.session.thread.settings;
-    const base = this.options.session;
-    return {
-      workspace: this.session.workspace,
-      ...(base.env ? { env: base.env } : {}),
-      ...(base.prices ? { prices: base.prices } : {}),
-      ...(fresh
-        ? {
-            model: s.model,
-            approval: s.approval,
-            sandbox: s.sandbox,
-            ...(s.agent ? { agent: s.agent } : {}),
-            ...(s.mcp ? { mcp: s.mcp } : {}),
-            ...(s.replay ? { replay: s.replay } : {}),
-          }
-        : { threadId: this.session.thread.id }),
-    };
   }
 
   /** Leaves: stops a running turn and closes the session. */

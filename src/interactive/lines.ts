@@ -60,14 +60,15 @@ function oneLine(text: string): string {
 /** How many lines of a tool result show before the rest folds away. */
 export const FOLDED_LINES = 3;
 
-/** A tool result folded to a few lines; `folded` says how many lines hide behind ctrl+o. */
+/** A tool result folded to `max` lines; `folded` says how many lines hide behind ctrl+o. */
 export function foldedResult(
   output: string,
   tone: Tone,
   indent: number,
+  max = FOLDED_LINES,
 ): { lines: Line[]; folded: number } {
   const all = output.replace(/\n+$/, "").split("\n");
-  const shown = all.slice(0, FOLDED_LINES);
+  const shown = all.slice(0, max);
   const lines: Line[] = shown.map((text, i) => ({
     text: `${i === 0 ? "⎿ " : "  "}${text}`,
     tone,

@@ -30,10 +30,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** The keys of the session, as /help shows them. */
 export const KEYS: ReadonlyArray<[string, string]> = [
   ["Enter", "send the task or follow-up"],
+  ["Alt-Enter", "a new line in the prompt (also Ctrl-J, or \\ then Enter)"],
+  ["Up / Down", "earlier prompts of this workspace"],
   ["Tab", "complete a slash command"],
   ["Esc", "interrupt the current turn (the thread is kept)"],
   ["Ctrl-C twice", "exit"],
-  ["Ctrl-O", "show the last folded tool result in full"],
+  ["Ctrl-O", "every folded tool result in full (again: fold)"],
   ["y n e a", "approve, reject, edit in $EDITOR, always allow"],
 ];
 
@@ -60,14 +62,34 @@ export function complete(input: string): string {
   return `/${prefix}`.length > input.length ? `/${prefix}` : input;
 }
 
-/** The command named `name`, or undefined and the nearest one for "did you mean". */
+/**
+ * The command named `name`, or undefined and the closest one for "did you mean": the first
+ * command it begins, else the nearest by spelling when most of its letters are in it (a
+ * typo such as `/hlep`; nothing for `/foo`).
+ */
 export function findCommand(name: string): { command?: SlashCommand; near?: string } {
   const command = SLASH_COMMANDS.find((c) => c.name === name);
   if (command) return { command };
-  return {
-    near: nearestName(
-      name,
-      SLASH_COMMANDS.map((c) => c.name),
-    ),
-  };
+  if (!name) return {};
+  const begun = completions(`/${name}`)[0];
+  if (begun) return { near: begun.name };
+  const near = nearestName(
+    name,
+    SLASH_COMMANDS.map((c) => c.name),
+  );
+  return near && sharedLetters(name, near) * 3 >= name.length * 2 ? { near } : {};
+}
+
+// How many of `a`'s letters `b` has (each letter of `b` counted once).
+function sharedLetters(a: string, b: string): number {
+  const left = [...b];
+  let n = 0;
+  for (const ch of a) {
+    const i = left.indexOf(ch);
+    if (i >= 0) {
+      left.splice(i, 1);
+      n++;
+    }
+  }
+  return n;
 }

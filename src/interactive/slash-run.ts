@@ -15,7 +15,9 @@ export async function runSlash(c: SlashHost, line: string): Promise<void> {
   const { command, near } = findCommand(parsed.name);
   if (!command) {
     c.notice(
-      `unknown command /${parsed.name}${near ? `; did you mean /${near}?` : ""} (/help lists them)`,
+      parsed.name
+        ? `unknown command /${parsed.name}${near ? `; did you mean /${near}?` : ""} (/help lists them)`
+        : "type a command after / (Tab completes it; /help lists them)",
     );
     return;
   }

@@ -23,11 +23,17 @@ export async function startInteractive(
   const stdout = terminal.stdout ?? process.stdout;
   const env = terminal.env ?? session.env ?? process.env;
   const color = Boolean(stdout.isTTY) && !env.NO_COLOR;
+  // Bracketed paste: the terminal marks a paste, so its newlines stay in the prompt.
+  const paste = (on: boolean) => {
+    if (stdout.isTTY) stdout.write(on ? "\u001b[?2004h" : "\u001b[?2004l");
+  };
   const suspend = <T>(run: () => T): T => {
     stdin.setRawMode?.(false);
+    paste(false);
     try {
       return run();
     } finally {
+      paste(true);
       stdin.setRawMode?.(true);
     }
   };
@@ -35,6 +41,7 @@ export async function startInteractive(
   let printed = false;
   const hint = () => {
     if (printed) return;
+    paste(false);
     printed = true;
     const id = controller.state.threadId;
     stdout.write(`\nthread ${id}\nresume it: delve -c\n       or: delve --thread ${id}\n`);
@@ -47,9 +54,11 @@ export async function startInteractive(
     exitOnCtrlC: false,
     patchConsole: true,
   });
+  paste(true);
   try {
     await ink.waitUntilExit();
   } finally {
+    paste(false);
     await controller.close().catch(() => {});
     hint();
     process.removeListener("exit", hint);

@@ -16,10 +16,12 @@ export async function threadHeader(session: RunSession): Promise<Line[]> {
   ];
   if (s.sandbox === "none")
     lines.push({ text: "execute runs on the host, not in a sandbox", tone: "warn" });
-  if (!session.resumed) {
-    lines.push({ text: "type a task · /help for commands and keys", tone: "dim" });
-    return lines;
-  }
+  // How to get help and how to leave, on every first screen.
+  const hint: Line = {
+    text: "type a task · /help for help · /quit or Ctrl-C twice exits",
+    tone: "dim",
+  };
+  if (!session.resumed) return [...lines, hint];
   const messages = (await session.messages()).filter(
     (m) => (m.role === "human" || m.role === "ai") && m.text,
   );
@@ -29,7 +31,7 @@ export async function threadHeader(session: RunSession): Promise<Line[]> {
       tone: m.role === "human" ? "user" : "dim",
       truncate: true,
     });
-  return lines;
+  return [...lines, hint];
 }
 
 /** The status line's start for a session: its model and approval mode, nothing counted yet. */

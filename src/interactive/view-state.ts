@@ -14,6 +14,8 @@ export interface Question {
 /** Everything the view renders; replaced (never mutated) on each change. */
 export interface ViewState {
   entries: Entry[];
+  /** The assistant text streaming in now, below the transcript; its whole text replaces it. */
+  live?: Line[];
   busy: boolean;
   startedAt: number;
   question?: Question;

@@ -3,7 +3,9 @@
 // tool in `tools` (client tools and middleware tools, hidden ones included); the model node
 // is `graph.nodes.model_request`; a PregelNode's `cachePolicy` and the compiled graph's
 // `cache` are read when each run starts and each task is prepared, so setting them after
-// compile takes effect. None of this is public API.
+// compile takes effect; each tool call runs as its own `tools` task whose input (a Send's
+// argument, shown by the `tasks` stream mode) holds the call as `lg_tool_call`. None of this
+// is public API.
 // Checked against: langchain 1.5.14, @langchain/core 1.4.0, @langchain/langgraph 1.7.3.
 import type { CachePolicy } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
@@ -46,4 +48,20 @@ export function cacheModelCalls(agent: unknown, cache: BaseCache, policy: CacheP
   node.cachePolicy = policy;
   graph.cache = cache;
   return true;
+}
+
+/**
+ * The tool call a `tasks` stream chunk's task runs: its id and name, with its args when
+ * the chunk has them, for a task of the tool node; undefined for any other chunk.
+ */
+export function toolCallOfTask(
+  data: unknown,
+):
+  | { taskId: string; call: { id: string; name: string; args?: Record<string, unknown> } }
+  | undefined {
+  const task = data as { id?: unknown; name?: unknown; input?: { lg_tool_call?: any } } | undefined;
+  const call = task?.input?.lg_tool_call;
+  if (task?.name !== TOOLS_NODE || typeof task.id !== "string" || typeof call?.name !== "string")
+    return undefined;
+  return { taskId: task.id, call: { id: String(call.id), name: call.name, args: call.args } };
 }

@@ -24,7 +24,7 @@ import {
   resumeOne,
   unansweredCalls,
 } from "./pause.js";
-import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
+import type { ModelPrice } from "./prices.js";
 import { compileRules } from "./rules.js";
 import { AlreadyDecidedError, UnknownThreadError } from "./run-errors.js";
 import { LIMIT_TEXT, type RunLimits } from "./run-limits.js";
@@ -34,7 +34,7 @@ import { resolveSettings, type SettingsFlags } from "./settings.js";
 import { snapshotRun } from "./snapshots/turn-log.js";
 import { contentText, EventTranslator } from "./stream-events.js";
 import { openThreadsDb, type ThreadRow, type ThreadsDb } from "./threads-db.js";
-import { readUsage } from "./usage.js";
+import { readUsage, threadTotals } from "./usage.js";
 
 export {
   AlreadyDecidedError,
@@ -201,28 +201,19 @@ function session(
 
   const pendingWith = async (): Promise<Pause> => readPause(await snapshot(), workspace);
 
-  async function totals() {
-    const state = await snapshot();
-    const records = readUsage(state.values ?? {});
-    const usage: RunUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    let cost: number | null = 0;
-    for (const r of records) {
-      usage.input += r.input;
-      usage.output += r.output;
-      usage.cacheRead += r.cacheRead ?? 0;
-      usage.cacheWrite += r.cacheWrite ?? 0;
-      // A record without a provider prefix is priced as the thread's configured model.
-      const model = r.model.includes(":") ? r.model : thread.settings.model;
-      const c = costUsd(r, resolvePrice(model, prices));
-      cost = c === undefined || cost === null ? null : cost + c;
-    }
-    return { usage, cost_usd: cost };
-  }
+  const totals = async () =>
+    threadTotals(readUsage((await snapshot()).values ?? {}), thread.settings.model, prices);
 
-  async function* drive(input: unknown, limits: RunLimits = {}): AsyncGenerator<RunEvent> {
+  // `ran`: the calls a decision lets run now (approved, edited, answered) count in this run.
+  async function* drive(
+    input: unknown,
+    limits: RunLimits = {},
+    ran: string[] = [],
+  ): AsyncGenerator<RunEvent> {
     const started = Date.now();
     db.setRunner(thread.id, process.pid);
     const translator = new EventTranslator(workspace, thread.settings.model, prices);
+    translator.ran(ran);
     // Calls paused or cut off earlier run in this run: their diffs start from now.
     const state0 = await snapshot().catch(() => undefined);
     translator.seen(state0?.values?.messages ?? []);
@@ -242,7 +233,7 @@ function session(
     try {
       const stream = await agent.stream(input, {
         ...config,
-        streamMode: ["updates"],
+        streamMode: limits.textDeltas ? ["updates", "tasks", "messages"] : ["updates", "tasks"],
         subgraphs: true,
         signal: controller.signal,
         durability: "sync",
@@ -373,13 +364,18 @@ function session(
       // A decision that does not fit fails before the claim: the pause stays open.
       const resume = resumeOf(pause, decisions);
       if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
-      yield* drive(new Command({ resume }), limits);
+      const ran = pause.calls.filter((_, i) => decisions[i]?.type !== "reject");
+      yield* drive(
+        new Command({ resume }),
+        limits,
+        ran.map((c) => c.call_id),
+      );
     },
     async *answer(callId, answer, limits) {
       const pause = await pendingWith();
       const resume = resumeOne(pause, callId, answer);
       if (!(await claimPause(pause))) throw new AlreadyDecidedError(thread.id);
-      yield* drive(new Command({ resume }), limits);
+      yield* drive(new Command({ resume }), limits, [callId]);
     },
     totals,
     history: () => agent.getStateHistory(config),

@@ -74,7 +74,11 @@ export interface RunResult {
   error?: string;
 }
 
-/** One event of a run; `v` is the schema version, `type` the kind. */
+/**
+ * One event of a run; `v` is the schema version, `type` the kind. A subagent's `text_delta`,
+ * `text`, `tool_call`, `tool_result` and `usage` carry `task`: the id of the `task` call its
+ * run answers (two subagents of one name running in parallel tell apart by it).
+ */
 export type RunEvent =
   | {
       v: 1;
@@ -86,12 +90,29 @@ export type RunEvent =
       sandbox: string;
       approval: string;
     }
-  | { v: 1; type: "text"; agent: string; text: string }
-  | { v: 1; type: "tool_call"; agent: string; call_id: string; tool: string; args: unknown }
+  /**
+   * A piece of the text a model is writing, as it arrives (only when the run asked for them:
+   * `RunLimits.textDeltas`, `--include-partial-messages`). The message's whole text still
+   * follows once as a `text` event: a reader that ignores deltas misses nothing. `restart`:
+   * the model call was retried after it failed mid-answer, and `text` replaces the pieces of
+   * this message so far.
+   */
+  | { v: 1; type: "text_delta"; agent: string; task?: string; text: string; restart?: true }
+  | { v: 1; type: "text"; agent: string; task?: string; text: string }
+  | {
+      v: 1;
+      type: "tool_call";
+      agent: string;
+      task?: string;
+      call_id: string;
+      tool: string;
+      args: unknown;
+    }
   | {
       v: 1;
       type: "tool_result";
       agent: string;
+      task?: string;
       call_id: string;
       tool: string;
       status: "success" | "error";
@@ -111,6 +132,7 @@ export type RunEvent =
       v: 1;
       type: "usage";
       agent: string;
+      task?: string;
       model: string;
       input: number;
       output: number;
@@ -131,6 +153,7 @@ export type RunEvent =
 /** The `type`s of run events, in the order a reader usually meets them. */
 export const RUN_EVENT_TYPES = [
   "thread",
+  "text_delta",
   "text",
   "tool_call",
   "tool_result",

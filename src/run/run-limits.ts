@@ -1,4 +1,5 @@
-// The limits of one `send` or `decide` of a run session, and what a run they stop says.
+// The limits (and options) of one `send` or `decide` of a run session, and what a run they
+// stop says.
 import type { RunResult } from "./events.js";
 
 /** The limits of one `send` or `decide`. */
@@ -8,6 +9,11 @@ export interface RunLimits {
   maxCostUsd?: number;
   /** Aborting it ends the run with status `limit`, limit `interrupted`; the thread is kept. */
   signal?: AbortSignal;
+  /**
+   * Also yield `text_delta` events while the model writes (its calls are made streaming).
+   * Not a limit, but an option of the same one run.
+   */
+  textDeltas?: boolean;
 }
 
 /** What a run stopped by one of its own limits says, naming the flag and how to continue. */

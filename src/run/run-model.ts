@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   CassetteReplay,
@@ -8,6 +9,8 @@ import {
 import { EvalChatModel, type ModelSession } from "../evals/eval-model.js";
 import { HUMAN_MODEL } from "./model-choice.js";
 import type { ThreadSettings } from "./threads-db.js";
+
+const recordings = new Map<string, CassetteStep[]>();
 
 /** The task id `delve run --record` writes under (and `--replay` reads first). */
 export const RUN_CASSETTE_TASK = "run";
@@ -51,7 +54,12 @@ export async function openRunModel(settings: ThreadSettings, record?: string): P
     const { LazyChatModel } = await import("../models/lazy-chat-model.js");
     model = new LazyChatModel(settings.model);
   }
-  const steps: CassetteStep[] = [];
+  // Sessions of one process that record to one file add to one recording: the interactive
+  // session reopens its session (/clear, /model, /threads, an "always allow") and the file
+  // keeps every call, not the last session's.
+  const file = path.resolve(record);
+  const steps = recordings.get(file) ?? [];
+  recordings.set(file, steps);
   const session: ModelSession = { calls: [], tools: new Map(), record: steps };
   return {
     model: new EvalChatModel(session, model),

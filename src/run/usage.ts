@@ -13,6 +13,7 @@ import {
   usageOfReply,
   withUsageScope,
 } from "../models/usage-scope.js";
+import type { RunUsage } from "./events.js";
 import { costUsd, type ModelPrice, resolvePrice } from "./prices.js";
 
 /**
@@ -234,4 +235,27 @@ export function summarizeUsage(
     add(group(summary.byAgent, record.agent), record, cost);
   }
   return summary;
+}
+
+/**
+ * A thread's tokens summed and its USD cost (null once a record's price is unknown), as the
+ * run's `result` reports them. A record without a provider prefix is priced as `model`, the
+ * thread's configured "provider:model".
+ */
+export function threadTotals(
+  records: readonly UsageRecord[],
+  model: string,
+  prices?: Record<string, ModelPrice>,
+): { usage: RunUsage; cost_usd: number | null } {
+  const usage: RunUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  let cost: number | null = 0;
+  for (const r of records) {
+    usage.input += r.input;
+    usage.output += r.output;
+    usage.cacheRead += r.cacheRead ?? 0;
+    usage.cacheWrite += r.cacheWrite ?? 0;
+    const c = costUsd(r, resolvePrice(r.model.includes(":") ? r.model : model, prices));
+    cost = c === undefined || cost === null ? null : cost + c;
+  }
+  return { usage, cost_usd: cost };
 }

@@ -14,6 +14,8 @@ export interface Pane {
   type(text: string): void;
   /** Sends tmux key names: "Enter", "Escape", "C-c", "Tab", "BSpace". */
   keys(...names: string[]): void;
+  /** Pastes `text` as a terminal paste does (bracketed when the program asked for it). */
+  paste(text: string): void;
   /** The screen now; `history` includes what scrolled off. `escapes` keeps colour codes. */
   screen(options?: { history?: boolean; escapes?: boolean }): string;
   /** Waits until the screen (with history) shows `text`; throws with the screen at the deadline. */
@@ -81,6 +83,10 @@ export function startPane(options: {
     },
     keys: (...names) => {
       tmux("send-keys", "-t", name, ...names);
+    },
+    paste: (text) => {
+      tmux("set-buffer", "-b", name, text);
+      tmux("paste-buffer", "-p", "-d", "-b", name, "-t", name);
     },
     screen,
     async waitFor(text, timeoutMs = 45_000) {

@@ -1,3 +1,4 @@
+import { messagesEvents, messagesStreamProblem } from "./fake-streams.js";
 import {
   type FakeApi,
   freshId,
@@ -7,7 +8,7 @@ import {
   type WireTurn,
 } from "./wire-rules.js";
 
-// A local imitation of Anthropic's Messages API (POST /v1/messages), refusing what the real
+// A local imitation of Anthropic's Messages API (POST /v1/messages, also streamed), refusing what the real
 // API refuses with its 400 shape, answering from a script.
 
 const anthropicError = (message: string) => ({
@@ -21,7 +22,13 @@ export function startFakeAnthropic(): Promise<FakeApi> {
     basePath: "",
     errorBody: anthropicError,
     requestIdHeader: "request-id",
-    routes: { "/v1/messages": { validate: validateMessages, answer: messagesAnswer } },
+    routes: {
+      "/v1/messages": {
+        validate: validateMessages,
+        answer: messagesAnswer,
+        stream: { problem: messagesStreamProblem, events: messagesEvents },
+      },
+    },
   });
 }
 

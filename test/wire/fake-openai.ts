@@ -1,4 +1,10 @@
 import {
+  completionsChunks,
+  completionsStreamProblem,
+  responsesEvents,
+  responsesStreamProblem,
+} from "./fake-streams.js";
+import {
   type FakeApi,
   freshId,
   imageUrlProblem,
@@ -9,8 +15,9 @@ import {
   type WireTurn,
 } from "./wire-rules.js";
 
-// A local imitation of OpenAI's HTTP API: POST /v1/chat/completions and POST /v1/responses,
-// refusing what the real API refuses with its 400 shape, answering from a script.
+// A local imitation of OpenAI's HTTP API: POST /v1/chat/completions and POST /v1/responses
+// (both also streamed), refusing what the real API refuses with its 400 shape, answering
+// from a script.
 
 const openAiError = (message: string) => ({
   error: { message, type: "invalid_request_error", param: null, code: null },
@@ -22,8 +29,20 @@ export function startFakeOpenAi(): Promise<FakeApi> {
     basePath: "/v1",
     errorBody: openAiError,
     routes: {
-      "/chat/completions": { validate: validateCompletions, answer: completionsAnswer },
-      "/responses": { validate: validateResponses, answer: responsesAnswer },
+      "/chat/completions": {
+        validate: validateCompletions,
+        answer: completionsAnswer,
+        stream: { problem: completionsStreamProblem, events: completionsChunks },
+        done: true,
+      },
+      "/responses": {
+        validate: validateResponses,
+        answer: responsesAnswer,
+        stream: {
+          problem: responsesStreamProblem,
+          events: (turn, body) => responsesEvents(responsesAnswer(turn, body), turn),
+        },
+      },
     },
   });
 }

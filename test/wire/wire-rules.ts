@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { SseEvent } from "./fake-streams.js";
 
 // Rules the real provider APIs enforce on every request, shared by the fake servers. Each
 // check returns a problem sentence (the fake answers it as the provider's 400) or undefined.
@@ -23,10 +24,22 @@ export interface WireFault {
   requestId?: string;
 }
 
+/**
+ * How a scripted answer streams when the client asks for a stream: `deltas`, the pieces its
+ * text arrives in (they join to the text; default a word each); `holdAfter`, the number of
+ * pieces after which the stream waits for the fake's `release()` (a model mid-answer);
+ * `dropAfter`, after which the connection drops (a call failing mid-answer, then retried).
+ */
+export interface WireStreaming {
+  deltas?: string[];
+  holdAfter?: number;
+  dropAfter?: number;
+}
+
 /** One scripted answer: text, tool calls, a forced provider error, or a fault. */
 export type WireTurn =
-  | { text: string; toolCalls?: undefined }
-  | { toolCalls: WireToolCall[]; text?: string }
+  | ({ text: string; toolCalls?: undefined } & WireStreaming)
+  | ({ toolCalls: WireToolCall[]; text?: string } & WireStreaming)
   | { fail: string }
   | WireFault;
 
@@ -50,6 +63,10 @@ export interface FakeApi {
   remaining(): number;
   /** Accepted requests' bodies, in order. */
   accepted(): any[];
+  /** Streams waiting at their turn's `holdAfter` now. */
+  holding(): number;
+  /** Lets every held stream go on to its end (none held: the next one to reach its hold). */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -221,7 +238,17 @@ export function jsonArgsProblem(args: unknown, where: string): string | undefine
 export async function startFake(options: {
   routes: Record<
     string,
-    { validate(body: any): string | undefined; answer(turn: WireTurn, body: any): any }
+    {
+      validate(body: any): string | undefined;
+      answer(turn: WireTurn, body: any): any;
+      /** The route's streaming: its request checks and its events (absent: no streaming). */
+      stream?: {
+        problem(body: any): string | undefined;
+        events(turn: WireTurn, body: any): SseEvent[];
+      };
+      /** The stream ends with `data: [DONE]` (OpenAI). */
+      done?: boolean;
+    }
   >;
   errorBody(message: string): unknown;
   basePath: string;
@@ -248,7 +275,12 @@ export async function startFake(options: {
       } catch {
         return send(400, options.errorBody("We could not parse the JSON body of your request."));
       }
-      const problem = body.stream ? "the fake serves no streaming" : route.validate(body);
+      const problem =
+        (route.stream
+          ? route.stream.problem(body)
+          : body.stream
+            ? "the fake streams no answer on this route"
+            : undefined) ?? route.validate(body);
       requests.push({ path, body, rejected: problem });
       if (problem) return send(400, options.errorBody(problem));
       const turn = turns.shift();
@@ -263,9 +295,32 @@ export async function startFake(options: {
         if (turn.fault === "hang") res.on("close", () => (entry.abandoned = true));
         return injectFault(res, turn, options.errorBody, options.requestIdHeader);
       }
+      if (body.stream === true && route.stream) {
+        const events = route.stream.events(turn, body);
+        return void writeStream(res, events, route.done, hold(turn.holdAfter), turn.dropAfter);
+      }
       return send(200, route.answer(turn, body));
     });
   });
+  // A held stream waits for release(); a release before any stream is held lets the next pass.
+  let [credits, holding, closed] = [0, 0, false];
+  const waiters: Array<() => void> = [];
+  const hold = (after: number | undefined) => {
+    if (after === undefined) return undefined;
+    return {
+      after,
+      wait: () =>
+        closed || (credits > 0 && credits-- > 0)
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              holding++;
+              waiters.push(() => {
+                holding--;
+                resolve();
+              });
+            }),
+    };
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -276,12 +331,42 @@ export async function startFake(options: {
     },
     remaining: () => turns.length,
     accepted: () => requests.filter((r) => !r.rejected).map((r) => r.body),
+    holding: () => holding,
+    release: () => {
+      if (!waiters.length) credits++;
+      for (const go of waiters.splice(0)) go();
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
+        for (const go of waiters.splice(0)) go();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+// Writes server-sent events, one at a time; a hold pauses after its count of text pieces.
+async function writeStream(
+  res: http.ServerResponse,
+  events: SseEvent[],
+  done: boolean | undefined,
+  hold: { after: number; wait(): Promise<void> } | undefined,
+  dropAfter?: number,
+): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  let pieces = 0;
+  for (const e of events) {
+    if (res.destroyed) return;
+    res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(e.data)}\n\n`);
+    if (e.piece && ++pieces === dropAfter)
+      return void setTimeout(() => res.socket?.resetAndDestroy(), 10);
+    if (e.piece && pieces === hold?.after) await hold.wait();
+    // Each event its own write, apart in time: a client sees them arrive one by one.
+    await new Promise((r) => setImmediate(r));
+  }
+  if (done) res.write("data: [DONE]\n\n");
+  res.end();
 }
 
 function injectFault(
