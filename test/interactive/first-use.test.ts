@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { type Pane, startPane, stopTmux } from "./tmux.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { type Pane, startPane, tmuxHarness } from "./tmux.js";
 
 // What a first-time user meets, through a real pseudo-terminal: the first screen says how to
 // get help and how to leave (a resumed thread's too), a mistyped command gets the closest one
@@ -10,14 +9,7 @@ import { type Pane, startPane, stopTmux } from "./tmux.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  stopTmux();
-  await h.close();
-});
+const h = tmuxHarness();
 
 const MODEL = ["--model", "openai:delve-unpriced-model"];
 const PROMPT = "› ▌";

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { type Pane, startPane, stopTmux } from "./tmux.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { type Pane, startPane, tmuxHarness } from "./tmux.js";
 
 // /rewind in the interactive session through a real pseudo-terminal (tmux): a turn whose shell
 // command changed files is rewound from the workspace snapshots, a file the user changed since
@@ -10,14 +9,7 @@ import { type Pane, startPane, stopTmux } from "./tmux.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  stopTmux();
-  await h.close();
-});
+const h = tmuxHarness();
 
 const PROMPT = "› ▌";
 const ARGS = ["--model", "openai:delve-unpriced-model", "--approval", "yolo", "--sandbox", "none"];

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { type Pane, startPane, stopTmux, until } from "./tmux.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { type Pane, startPane, tmuxHarness, until } from "./tmux.js";
 
 // The assistant's text as it streams, through a real pseudo-terminal: the real ChatOpenAI
 // reads the fake's server-sent events; the fake holds the stream mid-answer until the test
@@ -8,14 +7,7 @@ import { type Pane, startPane, stopTmux, until } from "./tmux.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  stopTmux();
-  await h.close();
-});
+const h = tmuxHarness();
 
 const MODEL = ["--model", "openai:delve-unpriced-model"];
 const PROMPT = "› ▌";

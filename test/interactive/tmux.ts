@@ -2,7 +2,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
 import { CLI_ARGV } from "../cli/delve-bin.js";
+import type { Harness } from "../cli/run-harness.js";
+import { harnessPerFile } from "../run/session-ops-harness.js";
 
 // A real pseudo-terminal for the interactive session: tmux on a private socket runs the
 // `delve` binary (the same entry as the CLI tests); screens are read with capture-pane and
@@ -113,6 +116,16 @@ export function stopTmux(): void {
   try {
     tmux("kill-server");
   } catch {}
+}
+
+/**
+ * The fakes and workspaces of one pty test file (started before its tests), and its tmux
+ * server stopped after them.
+ */
+export function tmuxHarness(): Harness {
+  const h = harnessPerFile({ inProcess: false });
+  afterAll(stopTmux);
+  return h;
 }
 
 /** Waits until `check()` is true (polled every 50 ms); throws `what` at the deadline. */

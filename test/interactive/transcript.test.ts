@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Harness, startHarness } from "../cli/run-harness.js";
-import { type Pane, startPane, stopTmux } from "./tmux.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { type Pane, startPane, tmuxHarness } from "./tmux.js";
 
 // Through a real pseudo-terminal: Ctrl-O opens every folded result (expand-all, as Claude
 // Code's ctrl+o), a decided call counts in the result line, and --record keeps recording
@@ -10,14 +9,7 @@ import { type Pane, startPane, stopTmux } from "./tmux.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  stopTmux();
-  await h.close();
-});
+const h = tmuxHarness();
 
 const MODEL = ["--model", "openai:delve-unpriced-model"];
 const PROMPT = "› ▌";

@@ -1,10 +1,8 @@
-import { ChatAnthropic } from "@langchain/anthropic";
 import { MemorySaver } from "@langchain/langgraph";
-import { ChatOpenAI } from "@langchain/openai";
 import { createDeepAgent } from "delve";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic } from "../wire/fake-anthropic.js";
 import { startFakeOpenAi } from "../wire/fake-openai.js";
+import { WIRE_APIS } from "../wire/providers.js";
 import type { FakeApi, WireRequest } from "../wire/wire-rules.js";
 
 // A model-call attempt that times out must close its HTTP request, not leave it open while
@@ -13,40 +11,6 @@ import type { FakeApi, WireRequest } from "../wire/wire-rules.js";
 
 const user = (content: string) => ({ messages: [{ role: "user" as const, content }] });
 const thread = (id: string) => ({ configurable: { thread_id: id } });
-
-const MODELS = [
-  {
-    name: "ChatOpenAI (Chat Completions)",
-    start: startFakeOpenAi,
-    model: (fake: FakeApi) =>
-      new ChatOpenAI({
-        model: "gpt-4o-mini",
-        apiKey: "sk-test",
-        configuration: { baseURL: fake.url },
-      }),
-  },
-  {
-    name: "ChatOpenAI (Responses)",
-    start: startFakeOpenAi,
-    model: (fake: FakeApi) =>
-      new ChatOpenAI({
-        model: "gpt-4o-mini",
-        apiKey: "sk-test",
-        useResponsesApi: true,
-        configuration: { baseURL: fake.url },
-      }),
-  },
-  {
-    name: "ChatAnthropic",
-    start: startFakeAnthropic,
-    model: (fake: FakeApi) =>
-      new ChatAnthropic({
-        model: "claude-sonnet-4-5",
-        apiKey: "sk-ant-test",
-        anthropicApiUrl: fake.url,
-      }),
-  },
-] as const;
 
 let fake: FakeApi | undefined;
 afterEach(async () => {
@@ -65,7 +29,8 @@ async function closedInTime(api: FakeApi, ms: number): Promise<boolean> {
   return hung(api)?.abandoned === true;
 }
 
-describe.each(MODELS)("$name", (entry) => {
+// The classes' own retries are off (WIRE_APIS): the retry that answers is Delve's.
+describe.each(WIRE_APIS)("$name", (entry) => {
   it("a timed-out attempt closes its HTTP request, and the retry answers", async () => {
     fake = await entry.start();
     fake.script([{ fault: "hang" }, { text: "fine" }]);
@@ -87,7 +52,7 @@ describe("the run's signal still reaches the attempt", () => {
     fake = await startFakeOpenAi();
     fake.script([{ fault: "hang" }, { text: "never" }]);
     const agent = createDeepAgent({
-      model: MODELS[0].model(fake),
+      model: WIRE_APIS[0].model(fake),
       checkpointer: new MemorySaver(),
       modelRetry: { attemptTimeoutMs: 600_000 },
     });
