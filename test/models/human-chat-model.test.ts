@@ -5,21 +5,13 @@ import { PassThrough } from "node:stream";
 import { HumanMessage } from "@langchain/core/messages";
 import { createDeepAgent, HumanChatModel } from "delve";
 import { describe, expect, it } from "vitest";
+import { waitFor } from "../helpers/wait-for.js";
 
 // HumanChatModel in the library: the directory protocol played by this process, and the
 // terminal protocol over in-memory streams. The CLI test plays it from a child process.
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "delve-human-"));
 
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const readJson = (file: string) =>
   fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined;
 

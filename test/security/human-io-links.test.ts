@@ -5,6 +5,7 @@ import path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { createDeepAgent, HumanChatModel } from "delve";
 import { afterAll, describe, expect, it } from "vitest";
+import { waitFor } from "../helpers/wait-for.js";
 
 // `--human-io DIR` reads DIR/reply-N.json: whoever can write into DIR must not make Delve read
 // (and echo into error-N.json, or send to the run) a file outside DIR through a symlink, nor
@@ -13,15 +14,6 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "delve-human-links-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const readJson = (file: string) =>
   fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined;
 
