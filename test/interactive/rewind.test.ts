@@ -42,7 +42,8 @@ describe("/rewind of a shell command's changes", () => {
     await pane.waitFor(PROMPT);
     pane.type("run the shell");
     pane.keys("Enter");
-    await pane.waitFor("Shell done.");
+    // The run's end (its closing snapshot) comes after the answer's text: wait for the run's line.
+    await pane.waitFor("✓ done · 2 turns");
     expect(read("made.txt")).toBe("made\n");
     // The user edits the command's file before rewinding.
     fs.writeFileSync(path.join(ws, "made.txt"), "the user's\n");

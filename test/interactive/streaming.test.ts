@@ -101,9 +101,16 @@ describe("streamed text, 60 columns, NO_COLOR", () => {
     await until(() => h.openai.holding() === 2, "the fake holds both subagents' streams");
     const mid = await pane.waitFor(/Red fox[\s\S]*Blue whale|Blue whale[\s\S]*Red fox/);
     const lines = mid.split("\n").map((l) => l.trim());
-    const under = (heading: string) => lines[lines.lastIndexOf(heading) + 1];
-    const blocks = [under("↳ general-purpose: alpha job"), under("↳ general-purpose: beta job")];
-    expect(blocks.sort()).toEqual(["Blue whale", "Red fox"]);
+    // Which task a block is under: its own heading, or (when its run's lines came last) the
+    // task call it follows. Which helper got which text depends on which asked first.
+    const owner = (text: string) => {
+      for (let i = lines.indexOf(text) - 1; i >= 0; i--) {
+        const task = /^(?:↳|● task) general-purpose: (\w+) job$/.exec(lines[i] ?? "");
+        if (task) return task[1];
+      }
+      return undefined;
+    };
+    expect([owner("Red fox"), owner("Blue whale")].sort()).toEqual(["alpha", "beta"]);
     h.openai.release();
     const done = await pane.waitFor("Both helpers answered.");
     const flat = done.replace(/\s+/g, " ");
