@@ -11,14 +11,23 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SHARED = [
   "test/agent/**/*.test.ts",
   "test/approval/**/*.test.ts",
+  "test/backends/**/*.test.ts",
+  "test/claims/**/*.test.ts",
   "test/context/**/*.test.ts",
+  "test/deferral/**/*.test.ts",
   "test/docs/**/*.test.ts",
   "test/errors/**/*.test.ts",
+  "test/evals/**/*.test.ts",
   "test/filesystem/**/*.test.ts",
+  "test/langchain-seam/**/*.test.ts",
+  "test/limits/**/*.test.ts",
   "test/models/**/*.test.ts",
   "test/permissions/**/*.test.ts",
+  "test/schema/**/*.test.ts",
+  "test/stores/**/*.test.ts",
   "test/subagents/**/*.test.ts",
   "test/surface/**/*.test.ts",
+  "test/testing/**/*.test.ts",
   "test/toolkit/**/*.test.ts",
   "test/wire/**/*.test.ts",
 ];
@@ -29,6 +38,8 @@ const STATEFUL = [
   "test/permissions/agent-execute.test.ts",
   "test/approval/restart.test.ts",
   "test/toolkit/idempotent.test.ts",
+  "test/backends/disk/local-shell.test.ts",
+  "test/backends/sandbox/sandbox.test.ts",
 ];
 
 export default defineConfig({
