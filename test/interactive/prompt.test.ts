@@ -48,7 +48,8 @@ describe("a multi-line prompt and the prompt history", () => {
     expect(typing).not.toContain("Got three lines.");
     expect(h.openai.remaining()).toBe(1);
     pane.keys("Enter");
-    await pane.waitFor("Got three lines.");
+    // The answer's text comes before the turn ends: wait for the run's line.
+    await pane.waitFor(/Got three lines\.\n✓ done/);
     expect(lastUser()).toBe("first line\nsecond line\nthird line\nfourth\nfifth");
     expect(pane.screen({ history: true })).toMatch(/› first line\n\s+second line/);
   });
@@ -61,7 +62,7 @@ describe("a multi-line prompt and the prompt history", () => {
     expect(h.openai.remaining()).toBe(1);
     pane.keys("BSpace");
     pane.keys("Enter");
-    await pane.waitFor("Pasted fine.");
+    await pane.waitFor(/Pasted fine\.\n✓ done/);
     expect(lastUser()).toBe("pasted one\npasted two");
   });
 

@@ -86,7 +86,7 @@ describe("folded results, the result line, --record across a reopen", () => {
     h.openai.script([{ text: "In the new thread." }]);
     pane.type("hello new thread");
     pane.keys("Enter");
-    await pane.waitFor("In the new thread.");
+    await pane.waitFor(/In the new thread\.\n✓ done/);
     pane.type("/quit");
     pane.keys("Enter");
     await pane.waitFor("[delve exited 0]");
