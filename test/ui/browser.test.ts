@@ -1,11 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UiServer } from "../../src/ui/server.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
-import { expectNonBlankPng, launchChromium } from "./chromium.js";
+import { expectNonBlankPng, openPage } from "./chromium.js";
 import { completedThread, pausedThread, serveUi } from "./ui-fixture.js";
 
 // The `delve ui` page in real headless Chromium (Debian's), over threads made by `delve run`.
@@ -31,11 +30,7 @@ beforeAll(async () => {
   raced = await pausedThread(h, ws, "echo raced >> race.txt");
   edited = await pausedThread(h, ws, "echo asked >> edit.txt");
   ui = await serveUi(h, ws);
-  // DELVE_UI_SHOTS keeps the screenshots (docs/ui.md uses them).
-  shots = process.env.DELVE_UI_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "delve-ui-shots-"));
-  fs.mkdirSync(shots, { recursive: true });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  ({ browser, page, shots } = await openPage());
 });
 afterAll(async () => {
   await browser?.close();

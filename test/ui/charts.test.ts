@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UiServer } from "../../src/ui/server.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
-import { expectNonBlankPng, launchChromium } from "./chromium.js";
+import { expectNonBlankPng, openPage } from "./chromium.js";
 import { serveUi, subagentThread } from "./ui-fixture.js";
 
 // The surface chart, usage and cost per model and per agent, and a subagent's run nested
@@ -31,10 +29,7 @@ beforeAll(async () => {
   ws = h.workspace({});
   delegated = await subagentThread(h, ws);
   ui = await serveUi(h, ws);
-  shots = process.env.DELVE_UI_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "delve-ui-shots-"));
-  fs.mkdirSync(shots, { recursive: true });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  ({ browser, page, shots } = await openPage());
 });
 afterAll(async () => {
   await browser?.close();

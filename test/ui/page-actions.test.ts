@@ -1,11 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UiServer } from "../../src/ui/server.js";
 import { type Harness, startHarness } from "../cli/run-harness.js";
-import { expectNonBlankPng, launchChromium } from "./chromium.js";
+import { expectNonBlankPng, openPage } from "./chromium.js";
 import { completedThread, pausedThread, serveUi } from "./ui-fixture.js";
 
 // What the page does besides showing: fork from a step ("run from here" with an edited
@@ -56,10 +55,7 @@ beforeAll(async () => {
   paused = await pausedThread(h, ws);
   second = await pausedThread(h, ws, "echo second >> second.txt");
   ui = await serveUi(h, ws);
-  shots = process.env.DELVE_UI_SHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), "delve-ui-shots-"));
-  fs.mkdirSync(shots, { recursive: true });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  ({ browser, page, shots } = await openPage());
 });
 afterAll(async () => {
   await browser?.close();
